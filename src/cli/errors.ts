@@ -1,0 +1,12 @@
+// The one error type the CLI prints as a single line (no stack trace) with its own exit code.
+
+/** A user-facing CLI failure: `message` is printed after "pi-fold: ", `exitCode` becomes the exit status. */
+export class CliError extends Error {
+	constructor(
+		message: string,
+		readonly exitCode = 2,
+	) {
+		super(message);
+		this.name = "CliError";
+	}
+}

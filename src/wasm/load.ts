@@ -1,0 +1,107 @@
+// Loads the embedded pi-fold Wasm core once, synchronously, and hands out its typed exports.
+// Backend choice: the SIMD build when the engine validates it and its self-test passes, the scalar
+// build otherwise. PI_FOLD_WASM=scalar (or =simd) forces one, so tests can run every backend.
+// Pure in-memory work; no file or network I/O.
+
+import { SCALAR_WASM_BASE64, SCALAR_WASM_SHA256, SIMD_WASM_BASE64, SIMD_WASM_SHA256 } from "./generated/core-wasm.ts";
+
+/** Which compiled build of assembly/ is serving calls. */
+export type CoreBackend = "simd" | "scalar";
+
+/** The raw exports of assembly/index.ts (numbers-only ABI) plus the module's memory. */
+export interface CoreExports {
+	readonly memory: WebAssembly.Memory;
+	abiVersion(): number;
+	[name: string]: unknown;
+}
+
+/** A loaded core: its exports, which backend it is, and the SHA-256 of the binary serving it. */
+export interface LoadedCore {
+	readonly exports: CoreExports;
+	readonly backend: CoreBackend;
+	readonly binarySha256: string;
+	/** Fresh byte view over the whole memory (memory is fixed-size, so views never detach). */
+	readonly bytes: Uint8Array;
+}
+
+/** Self-tests run on a freshly instantiated core; return a message naming the failure, or null. */
+export type CoreSelfTest = (core: LoadedCore) => string | null;
+
+const selfTests: CoreSelfTest[] = [];
+
+/** Registers a self-test every backend must pass before it is used. Call at module load time. */
+export function registerCoreSelfTest(test: CoreSelfTest): void {
+	selfTests.push(test);
+}
+
+let loaded: LoadedCore | undefined;
+
+function decode(base64: string): Uint8Array<ArrayBuffer> {
+	const buf = Buffer.from(base64, "base64");
+	const out = new Uint8Array(new ArrayBuffer(buf.length));
+	out.set(buf);
+	return out;
+}
+
+function instantiate(backend: CoreBackend): LoadedCore {
+	const bytes = decode(backend === "simd" ? SIMD_WASM_BASE64 : SCALAR_WASM_BASE64);
+	const module = new WebAssembly.Module(bytes);
+	const instance = new WebAssembly.Instance(module, {
+		env: {
+			abort(_msg: number, _file: number, line: number, column: number): never {
+				throw new Error(`pi-fold Wasm core (${backend}) aborted at ${line}:${column}`);
+			},
+		},
+	});
+	const exports = instance.exports as unknown as CoreExports;
+	return {
+		exports,
+		backend,
+		binarySha256: backend === "simd" ? SIMD_WASM_SHA256 : SCALAR_WASM_SHA256,
+		bytes: new Uint8Array(exports.memory.buffer),
+	};
+}
+
+function runSelfTests(core: LoadedCore): string | null {
+	for (const test of selfTests) {
+		const failure = test(core);
+		if (failure !== null) return failure;
+	}
+	return null;
+}
+
+function simdAvailable(): boolean {
+	return WebAssembly.validate(decode(SIMD_WASM_BASE64));
+}
+
+/** Instantiates a specific backend, bypassing the cache; throws if it cannot run here. */
+export function loadCoreBackend(backend: CoreBackend): LoadedCore {
+	if (backend === "simd" && !simdAvailable())
+		throw new Error("pi-fold Wasm core: this engine does not support Wasm SIMD");
+	const core = instantiate(backend);
+	const failure = runSelfTests(core);
+	if (failure !== null) throw new Error(`pi-fold Wasm core (${backend}) failed its self-test: ${failure}`);
+	return core;
+}
+
+/** The shared core, loaded on first use. */
+export function core(): LoadedCore {
+	if (loaded) return loaded;
+	const forced = process.env.PI_FOLD_WASM;
+	if (forced !== undefined && forced !== "" && forced !== "simd" && forced !== "scalar") {
+		throw new Error(`PI_FOLD_WASM must be "simd" or "scalar", got ${JSON.stringify(forced)}`);
+	}
+	if (forced === "simd" || forced === "scalar") {
+		loaded = loadCoreBackend(forced);
+		return loaded;
+	}
+	if (simdAvailable()) {
+		const simd = instantiate("simd");
+		if (runSelfTests(simd) === null) {
+			loaded = simd;
+			return loaded;
+		}
+	}
+	loaded = loadCoreBackend("scalar");
+	return loaded;
+}
