@@ -1,0 +1,61 @@
+// Runs the real `pi` CLI the way a user does: `pi install <this checkout>` into a temporary agent
+// dir, then a print-mode turn, offline, against Pi's faux provider (a test-only extension). Pi
+// exits non-zero when an extension fails to load, so this proves the packaged bundle
+// (package.json "pi.extensions" -> build/extension.js, Wasm embedded) loads inside Pi.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "../..");
+const piCli = join(root, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
+const fauxExtension = join(root, "tests/fixtures/faux-provider-extension.ts");
+const home = mkdtempSync(join(tmpdir(), "pi-fold-cli-"));
+const env = { ...process.env, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_CODING_AGENT_DIR: join(home, "agent") };
+
+/** Runs the pi CLI with Node 22 and stdin closed (print mode reads piped stdin until EOF). */
+function pi(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	return new Promise((done, fail) => {
+		const child = spawn(process.execPath, [piCli, ...args], { cwd: home, env, stdio: ["ignore", "pipe", "pipe"] });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (chunk: Buffer) => {
+			stdout += chunk.toString();
+		});
+		child.stderr.on("data", (chunk: Buffer) => {
+			stderr += chunk.toString();
+		});
+		child.on("error", fail);
+		child.on("close", (code) => done({ code, stdout, stderr }));
+	});
+}
+
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+describe("the pi CLI with pi-fold installed by `pi install <dir>`", () => {
+	it("records the package in the agent's settings", async () => {
+		expect((await pi(["install", root])).code).toBe(0);
+		const settings = JSON.parse(readFileSync(join(home, "agent/settings.json"), "utf8")) as { packages: string[] };
+		expect(settings.packages.map((p) => resolve(join(home, "agent"), p))).toContain(root);
+	});
+
+	it("loads the packaged extension and completes an offline print-mode turn", async () => {
+		const { code, stdout, stderr } = await pi([
+			"-p",
+			"--no-session",
+			"-e",
+			fauxExtension,
+			"--provider",
+			"faux",
+			"--model",
+			"faux-1",
+			"--tools",
+			"read",
+			"hello",
+		]);
+		expect(stderr).not.toMatch(/Failed to load extension/);
+		expect(code).toBe(0);
+		expect(stdout.trim()).toBe("tools offered: read");
+	});
+});
