@@ -1,0 +1,13 @@
+// Transcript layer: session entries to units, chapters and the fresh tail. Pure; no Pi imports.
+export { canonicalJson, type JsonValue } from "./canonical.ts";
+export {
+	DEFAULT_READ_ONLY_TOOLS,
+	FRESH_TAIL_MAX_BUDGET_SHARE,
+	FRESH_TAIL_MIN_UNITS,
+	FRESH_TAIL_UNITS,
+	freshTailStart,
+	isReadOnlyBatch,
+	runningTurnStart,
+} from "./fresh-tail.ts";
+export type { Chapter, TranscriptEntry, TranscriptMessage, Unit, UnitKind } from "./types.ts";
+export { toChapters, toolCallsOf, toUnits } from "./units.ts";

@@ -1,0 +1,95 @@
+// Groups a transcript into units (user message, assistant reply, tool batch) and chapters.
+// Pure functions over plain data.
+
+import type { Chapter, TranscriptEntry, TranscriptMessage, Unit, UnitKind } from "./types.ts";
+
+const USER_ROLES = new Set(["user", "custom", "bashExecution"]);
+const SUMMARY_ROLES = new Set(["compactionSummary", "branchSummary"]);
+
+/** The ids of the tool calls an assistant message makes, in order. */
+export function toolCallsOf(message: TranscriptMessage): { id: string; name: string }[] {
+	if (message.role !== "assistant" || !Array.isArray(message.content)) return [];
+	const calls: { id: string; name: string }[] = [];
+	for (const block of message.content as unknown[]) {
+		if (block !== null && typeof block === "object") {
+			const b = block as { type?: unknown; id?: unknown; name?: unknown };
+			if (b.type === "toolCall" && typeof b.id === "string") {
+				calls.push({ id: b.id, name: typeof b.name === "string" ? b.name : "" });
+			}
+		}
+	}
+	return calls;
+}
+
+function sizeOf(entries: readonly TranscriptEntry[], start: number, end: number): number {
+	let chars = 0;
+	for (let i = start; i < end; i++) chars += JSON.stringify((entries[i] as TranscriptEntry).message).length;
+	return chars;
+}
+
+function kindOf(message: TranscriptMessage): UnitKind {
+	if (message.role === "assistant") return toolCallsOf(message).length > 0 ? "toolBatch" : "assistant";
+	if (message.role === "toolResult") return "orphan";
+	if (SUMMARY_ROLES.has(message.role)) return "summary";
+	if (USER_ROLES.has(message.role)) return "user";
+	return "user";
+}
+
+/** Splits entries into units; every entry belongs to exactly one unit, in order. */
+export function toUnits(entries: readonly TranscriptEntry[]): Unit[] {
+	const units: Unit[] = [];
+	let i = 0;
+	while (i < entries.length) {
+		const message = (entries[i] as TranscriptEntry).message;
+		const kind = kindOf(message);
+		const start = i;
+		let toolNames: string[] = [];
+		let complete = true;
+		i++;
+		if (kind === "toolBatch") {
+			const calls = toolCallsOf(message);
+			toolNames = calls.map((c) => c.name);
+			const open = new Set(calls.map((c) => c.id));
+			const answered = new Set<string>();
+			while (i < entries.length) {
+				const next = (entries[i] as TranscriptEntry).message;
+				if (next.role !== "toolResult" || typeof next.toolCallId !== "string" || !open.has(next.toolCallId)) break;
+				if (answered.has(next.toolCallId)) break;
+				answered.add(next.toolCallId);
+				i++;
+			}
+			complete = answered.size === open.size;
+		}
+		units.push({
+			index: units.length,
+			kind,
+			start,
+			end: i,
+			entryIds: entries.slice(start, i).map((e) => e.id),
+			toolNames,
+			complete,
+			chars: sizeOf(entries, start, i),
+		});
+	}
+	return units;
+}
+
+/**
+ * Splits units into chapters: each user unit opens one; units before the first user unit form a
+ * leading chapter. A chapter is closed when a later chapter exists and its tool batches are complete.
+ */
+export function toChapters(units: readonly Unit[]): Chapter[] {
+	const starts: number[] = [];
+	for (const unit of units) {
+		if (unit.kind === "user" || (unit.index === 0 && starts.length === 0)) starts.push(unit.index);
+	}
+	const chapters: Chapter[] = [];
+	for (let c = 0; c < starts.length; c++) {
+		const startUnit = starts[c] as number;
+		const endUnit = c + 1 < starts.length ? (starts[c + 1] as number) : units.length;
+		let complete = true;
+		for (let u = startUnit; u < endUnit; u++) if (!(units[u] as Unit).complete) complete = false;
+		chapters.push({ index: c, startUnit, endUnit, closed: c + 1 < starts.length && complete });
+	}
+	return chapters;
+}
