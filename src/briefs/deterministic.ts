@@ -1,0 +1,94 @@
+// The deterministic brief: a bounded, model-free summary of a span built from its structure and
+// its own words (who asked what, which tools ran on what, how the span ended). It is the default
+// for tool batches, the fallback for every summarizer failure, and all `summarizer:
+// "deterministic"` ever uses. Pure.
+
+import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
+import { toolCallsOf } from "../transcript/index.ts";
+
+/** Longest brief pi-fold stores or shows, agent-written or generated. */
+export const BRIEF_MAX_CHARS = 1_200;
+/** Characters of a quoted excerpt (first user ask, last assistant words). */
+const EXCERPT_CHARS = 240;
+/** Distinct tool targets listed before eliding the rest. */
+const MAX_TARGETS = 12;
+
+function textOf(message: TranscriptMessage): string {
+	const content = message.content;
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.map((block: unknown) => {
+			const b = block as { type?: unknown; text?: unknown };
+			return b.type === "text" && typeof b.text === "string" ? b.text : "";
+		})
+		.join(" ");
+}
+
+function excerpt(text: string, limit = EXCERPT_CHARS): string {
+	const flat = text.replace(/\s+/g, " ").trim();
+	return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
+}
+
+function targetOf(args: unknown): string | undefined {
+	if (args === null || typeof args !== "object") return undefined;
+	const a = args as Record<string, unknown>;
+	for (const key of ["path", "file", "pattern", "query", "command", "url", "id"]) {
+		const value = a[key];
+		if (typeof value === "string" && value.length > 0) return excerpt(value, 80);
+	}
+	return undefined;
+}
+
+/** Truncates `text` to BRIEF_MAX_CHARS on a character boundary, marking the cut. */
+export function boundBrief(text: string): string {
+	if (text.length <= BRIEF_MAX_CHARS) return text;
+	let cut = BRIEF_MAX_CHARS - 1;
+	const code = text.charCodeAt(cut - 1);
+	if (code >= 0xd800 && code <= 0xdbff) cut--;
+	return `${text.slice(0, cut)}…`;
+}
+
+/** A deterministic brief of `leaves`: same span, same brief, never longer than BRIEF_MAX_CHARS. */
+export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
+	const calls = new Map<string, string[]>();
+	let results = 0;
+	let resultChars = 0;
+	let errors = 0;
+	let firstAsk: string | undefined;
+	let lastWords: string | undefined;
+	for (const { message } of leaves) {
+		if (message.role === "user" && firstAsk === undefined) firstAsk = excerpt(textOf(message));
+		if (message.role === "assistant") {
+			for (const block of Array.isArray(message.content) ? (message.content as unknown[]) : []) {
+				const b = block as { type?: unknown; name?: unknown; arguments?: unknown };
+				if (b.type !== "toolCall" || typeof b.name !== "string") continue;
+				const list = calls.get(b.name) ?? [];
+				const target = targetOf(b.arguments);
+				if (target !== undefined && !list.includes(target)) list.push(target);
+				calls.set(b.name, list);
+			}
+			const words = textOf(message).trim();
+			if (words && toolCallsOf(message).length === 0) lastWords = excerpt(words);
+		}
+		if (message.role === "toolResult") {
+			results++;
+			resultChars += textOf(message).length;
+			if (message.isError === true) errors++;
+		}
+	}
+	const parts: string[] = [];
+	if (firstAsk) parts.push(`Asked: "${firstAsk}"`);
+	for (const [name, targets] of calls) {
+		const shown = targets.slice(0, MAX_TARGETS).join(", ");
+		const more = targets.length > MAX_TARGETS ? ` and ${targets.length - MAX_TARGETS} more` : "";
+		parts.push(targets.length > 0 ? `${name}: ${shown}${more}` : `${name} called`);
+	}
+	if (results > 0)
+		parts.push(
+			`${results} tool result${results === 1 ? "" : "s"}, ${resultChars.toLocaleString("en-US")} chars${errors ? `, ${errors} error${errors === 1 ? "" : "s"}` : ""}`,
+		);
+	if (lastWords) parts.push(`Ended: "${lastWords}"`);
+	if (parts.length === 0) parts.push(`${leaves.length} entr${leaves.length === 1 ? "y" : "ies"}`);
+	return boundBrief(parts.join(". "));
+}

@@ -1,0 +1,51 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { BRIEF_MAX_CHARS, boundBrief, briefProblem, deterministicBrief } from "../../src/briefs/index.ts";
+import { readBatch, reply, user } from "../helpers/entries.ts";
+
+describe("deterministic briefs", () => {
+	it("names the tools and their targets, the results and how the span ended", () => {
+		const brief = deterministicBrief([
+			user("u", "look at the parser"),
+			...readBatch("b", ["src/a.ts", "src/b.ts"]),
+			reply("a", "Both files define Parser."),
+		]);
+		expect(brief).toContain('Asked: "look at the parser"');
+		expect(brief).toContain("read: src/a.ts, src/b.ts");
+		expect(brief).toMatch(/2 tool results, [\d,]+ chars/);
+		expect(brief).toContain('Ended: "Both files define Parser."');
+	});
+
+	it("is the same for the same span and never longer than the bound", () => {
+		const paths = Array.from({ length: 400 }, (_, i) => `dir/very/long/path/number/${i}/file-${"x".repeat(40)}.ts`);
+		const span = readBatch("b", paths);
+		expect(deterministicBrief(span)).toBe(deterministicBrief(span));
+		expect(deterministicBrief(span).length).toBeLessThanOrEqual(BRIEF_MAX_CHARS);
+		expect(deterministicBrief(span)).toContain("and 388 more");
+	});
+
+	it("never splits a surrogate pair when bounding", () => {
+		fc.assert(
+			fc.property(fc.string({ unit: "grapheme", minLength: 1100, maxLength: 1500 }), (text) => {
+				const bounded = boundBrief(text);
+				expect(bounded.length).toBeLessThanOrEqual(BRIEF_MAX_CHARS);
+				expect(bounded).toBe(Buffer.from(bounded, "utf8").toString("utf8"));
+			}),
+			{ numRuns: 50 },
+		);
+	});
+});
+
+describe("agent-written briefs", () => {
+	it("accepts a brief that says what the span found", () => {
+		expect(briefProblem("Parser lives in src/a.ts; b.ts only re-exports it.")).toBeNull();
+	});
+
+	it("refuses empty, oversized and structural briefs with the reason", () => {
+		expect(briefProblem("   ")).toMatch(/empty/);
+		expect(briefProblem("x".repeat(BRIEF_MAX_CHARS + 1))).toMatch(/1201 characters; the limit is 1200/);
+		expect(briefProblem("read")).toMatch(/only names structure/);
+		expect(briefProblem("read, grep, find")).toMatch(/only names structure/);
+		expect(briefProblem("f0123456789abcdef")).toMatch(/only names structure/);
+	});
+});
