@@ -7,3 +7,8 @@
 export function abiVersion(): i32 {
 	return 1;
 }
+
+export * from "./sha256";
+export * from "./sha256x4";
+export * from "./utf8";
+export * from "./tokens";

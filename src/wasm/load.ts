@@ -1,9 +1,12 @@
 // Loads the embedded pi-fold Wasm core once, synchronously, and hands out its typed exports.
 // Backend choice: the SIMD build when the engine validates it and its self-test passes, the scalar
 // build otherwise. PI_FOLD_WASM=scalar (or =simd) forces one, so tests can run every backend.
-// Pure in-memory work; no file or network I/O.
+// Every backend passes the known-answer self-tests before it serves a call: the SHA-256 one (scalar
+// stream and the multi-lane entry point) is built in here, so it runs whatever the import order;
+// other modules may add theirs with registerCoreSelfTest. Pure in-memory work; no file or network I/O.
 
 import { SCALAR_WASM_BASE64, SCALAR_WASM_SHA256, SIMD_WASM_BASE64, SIMD_WASM_SHA256 } from "./generated/core-wasm.ts";
+import { sha256SelfTest } from "./sha256-abi.ts";
 
 /** Which compiled build of assembly/ is serving calls. */
 export type CoreBackend = "simd" | "scalar";
@@ -27,14 +30,23 @@ export interface LoadedCore {
 /** Self-tests run on a freshly instantiated core; return a message naming the failure, or null. */
 export type CoreSelfTest = (core: LoadedCore) => string | null;
 
-const selfTests: CoreSelfTest[] = [];
+const selfTests: CoreSelfTest[] = [sha256SelfTest];
 
 /** Registers a self-test every backend must pass before it is used. Call at module load time. */
 export function registerCoreSelfTest(test: CoreSelfTest): void {
-	selfTests.push(test);
+	if (!selfTests.includes(test)) selfTests.push(test);
 }
 
 let loaded: LoadedCore | undefined;
+let simdRejection: string | null = null;
+
+/**
+ * Why the shared core is not the SIMD build (engine without Wasm SIMD, or the SIMD build failed a
+ * self-test), or null when SIMD was chosen, forced off by PI_FOLD_WASM, or nothing is loaded yet.
+ */
+export function simdRejectionReason(): string | null {
+	return simdRejection;
+}
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {
 	const buf = Buffer.from(base64, "base64");
@@ -64,7 +76,12 @@ function instantiate(backend: CoreBackend): LoadedCore {
 
 function runSelfTests(core: LoadedCore): string | null {
 	for (const test of selfTests) {
-		const failure = test(core);
+		let failure: string | null;
+		try {
+			failure = test(core);
+		} catch (error) {
+			failure = `self-test threw: ${error instanceof Error ? error.message : String(error)}`;
+		}
 		if (failure !== null) return failure;
 	}
 	return null;
@@ -97,11 +114,35 @@ export function core(): LoadedCore {
 	}
 	if (simdAvailable()) {
 		const simd = instantiate("simd");
-		if (runSelfTests(simd) === null) {
+		const failure = runSelfTests(simd);
+		if (failure === null) {
 			loaded = simd;
 			return loaded;
 		}
+		simdRejection = `the SIMD build failed its self-test: ${failure}`;
+	} else {
+		simdRejection = "this engine does not support Wasm SIMD";
 	}
 	loaded = loadCoreBackend("scalar");
 	return loaded;
+}
+
+/** What serves the shared core: for logs, benchmarks and `pi-fold bench` output. Loads it if needed. */
+export interface CoreInfo {
+	readonly backend: CoreBackend;
+	/** SHA-256 (hex) of the Wasm binary serving calls; saved hasher state is tagged with it. */
+	readonly binarySha256: string;
+	readonly abiVersion: number;
+	/** Why SIMD is not serving (see simdRejectionReason), or null. */
+	readonly simdRejection: string | null;
+}
+
+export function coreInfo(): CoreInfo {
+	const c = core();
+	return {
+		backend: c.backend,
+		binarySha256: c.binarySha256,
+		abiVersion: c.exports.abiVersion(),
+		simdRejection,
+	};
 }
