@@ -1,0 +1,35 @@
+// Plain-data shapes of the fold lattice: fold records whose ordered children reach down to exact
+// session entries. Pure types; no Pi imports.
+
+/** How a fold came to be: a tool batch, a closed chapter, an agent-chosen span, or folds of folds. */
+export type FoldKind = "tools" | "chapter" | "span" | "consolidation";
+
+/** Who decided the fold: the session's agent or the automatic ladder. */
+export type FoldOrigin = "agent" | "ladder";
+
+/** Where a brief's text came from. */
+export type BriefSource = "agent" | "deterministic" | "model" | "supplied";
+
+/** An ordered reference from a fold to a child: an exact session entry or a nested fold. */
+export type FoldChild =
+	| { readonly type: "entry"; readonly id: string }
+	| { readonly type: "fold"; readonly id: string };
+
+/**
+ * A fold decision. Records are immutable; the nesting (parent, children, depth) is derived from
+ * the leaf ranges, because folds nest or are disjoint (never partially overlap), so a fold made
+ * later inside an expanded one becomes its child without rewriting the older record.
+ */
+export interface FoldRecord {
+	/** Content-derived id ("f" + 16 hex of the SHA-256 of the canonical leaves). */
+	readonly id: string;
+	readonly kind: FoldKind;
+	readonly origin: FoldOrigin;
+	/** Ordered exact session entry ids the fold covers. */
+	readonly leafIds: readonly string[];
+	/** SHA-256 (hex) of the fold's exact source bytes: its address in the fold store. */
+	readonly sourceSha256: string;
+	readonly sourceBytes: number;
+	readonly brief: string;
+	readonly briefSource: BriefSource;
+}

@@ -1,0 +1,12 @@
+// Projection layer: the edits a fold state implies and what a commit must return, the placeholder
+// text, and the per-request window observer that measures the append-only invariant. Pure.
+export { editsToCommit, type ImpliedEdit, type ImpliedEditsInput, impliedEdits, type Replacement } from "./edits.ts";
+export { type PlaceholderNames, renderPlaceholder } from "./placeholder.ts";
+export {
+	CACHE_MISS_TOLERANCE,
+	type RequestKind,
+	type RequestObservation,
+	type Usage,
+	type WindowCounters,
+	WindowObserver,
+} from "./window.ts";

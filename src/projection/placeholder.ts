@@ -1,0 +1,21 @@
+// The text a collapsed fold shows in the window: its own id, brief, size, source digest and how to
+// peek or expand it. It names nothing about neighbouring folds, so adding a fold never changes
+// another fold's placeholder. Pure.
+
+import type { FoldRecord } from "../lattice/index.ts";
+
+/** Names the placeholder uses; they derive from the branding options. */
+export interface PlaceholderNames {
+	/** Short noun for pi-fold in the window (option `brandNoun`, default "active-context"). */
+	readonly brandNoun: string;
+	/** The context tool's name (option `toolName`, default "active_context"). */
+	readonly toolName: string;
+}
+
+/** The placeholder text of `fold`. Deterministic: same fold and names, same bytes. */
+export function renderPlaceholder(fold: FoldRecord, names: PlaceholderNames): string {
+	const entries = `${fold.leafIds.length} entr${fold.leafIds.length === 1 ? "y" : "ies"}`;
+	const head = `[${names.brandNoun} fold ${fold.id} · ${entries} · ${fold.sourceBytes.toLocaleString("en-US")} bytes · sha256 ${fold.sourceSha256.slice(0, 16)}]`;
+	const how = `peek: ${names.toolName} {"action":"peek","id":"${fold.id}"} · expand: ${names.toolName} {"action":"expand","id":"${fold.id}"}`;
+	return `${head}\n${fold.brief}\n${how}`;
+}

@@ -1,0 +1,16 @@
+// State layer: zod schemas of every persisted decision record, hash-chaining, and replay of a
+// branch's records into pi-fold's state. Pure; the Pi adapter reads and writes the entries.
+export { chainRecord, recordDigest } from "./chain.ts";
+export {
+	type Actor,
+	actorSchema,
+	type DecisionBody,
+	type DecisionKind,
+	type DecisionRecord,
+	type FoldRecordData,
+	foldRecordSchema,
+	parseDecisionBody,
+	parseDecisionRecord,
+	RECORD_VERSION,
+} from "./records.ts";
+export { emptyState, type FoldState, type PendingMark, type Refusal, replay } from "./replay.ts";

@@ -1,0 +1,97 @@
+// The durable decision log's record shapes, as zod schemas: every decision pi-fold makes (fold,
+// mark, unmark, expand, refold, protect, unprotect, rebrief, reboundary, commit) is one small
+// record in a Pi `custom` session entry, validated on replay. Records are hash-chained: each
+// carries the digest of the previous record on its branch, so an edited or reordered record is
+// refused by name. Pure.
+
+import { z } from "zod";
+
+/** Version of every record shape below; replay refuses other versions by name. */
+export const RECORD_VERSION = 1;
+
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/, "expected 64 lowercase hex characters");
+const foldIdSchema = z.string().regex(/^f[0-9a-f]{16}$/, "expected a fold id like f0123456789abcdef");
+
+export const foldRecordSchema = z.strictObject({
+	id: foldIdSchema,
+	kind: z.enum(["tools", "chapter", "span", "consolidation"]),
+	origin: z.enum(["agent", "ladder"]),
+	leafIds: z.array(z.string().min(1)).min(1).readonly(),
+	sourceSha256: hex64,
+	sourceBytes: z.number().int().nonnegative(),
+	brief: z.string().min(1).max(1_200),
+	briefSource: z.enum(["agent", "deterministic", "model", "supplied"]),
+});
+
+/** Who a decision came from: the agent's tool, the automatic ladder, the human's command. */
+export const actorSchema = z.enum(["agent", "ladder", "human"]);
+export type Actor = z.infer<typeof actorSchema>;
+
+const protectTarget = z.union([
+	z.strictObject({ entryIds: z.array(z.string().min(1)).min(1) }),
+	z.strictObject({ foldId: foldIdSchema }),
+]);
+
+/** Chain fields every record carries: version, the previous record's digest, its own digest. */
+const chain = { v: z.literal(RECORD_VERSION), prev: hex64.nullable(), digest: hex64 };
+
+const variants = [
+	/** A fold the runtime applies at the next commit (immediate scheduling). */
+	z.strictObject({ kind: z.literal("fold"), actor: actorSchema, fold: foldRecordSchema }),
+	/** A pending mark (epoch scheduling): moves no byte until a commit applies it. */
+	z.strictObject({ kind: z.literal("mark"), actor: actorSchema, topUp: z.boolean(), fold: foldRecordSchema }),
+	z.strictObject({ kind: z.literal("unmark"), actor: actorSchema, foldId: foldIdSchema }),
+	z.strictObject({ kind: z.literal("expand"), actor: actorSchema, foldId: foldIdSchema }),
+	z.strictObject({ kind: z.literal("refold"), actor: actorSchema, foldId: foldIdSchema }),
+	z.strictObject({ kind: z.literal("protect"), actor: actorSchema, target: protectTarget }),
+	z.strictObject({ kind: z.literal("unprotect"), actor: actorSchema, target: protectTarget }),
+	z.strictObject({
+		kind: z.literal("rebrief"),
+		actor: actorSchema,
+		foldId: foldIdSchema,
+		brief: z.string().min(1).max(1_200),
+		briefSource: z.enum(["agent", "deterministic", "model", "supplied"]),
+	}),
+	/** Dissolve a fold back to raw (`foldIds` of one), or merge adjacent folds into `fold`. */
+	z.strictObject({
+		kind: z.literal("reboundary"),
+		actor: actorSchema,
+		op: z.enum(["dissolve", "merge"]),
+		foldIds: z.array(foldIdSchema).min(1),
+		fold: foldRecordSchema.optional(),
+	}),
+	/** A commit: the one moment the window changes. Lists what it applied, by whom, and why. */
+	z.strictObject({
+		kind: z.literal("commit"),
+		actor: actorSchema,
+		seq: z.number().int().positive(),
+		reason: z.string().min(1).max(400),
+		applied: z.array(foldIdSchema),
+		agentMarks: z.array(foldIdSchema),
+		topUpMarks: z.array(foldIdSchema),
+		refused: z.array(z.strictObject({ foldId: foldIdSchema, reason: z.string() })),
+		edits: z.array(z.strictObject({ targetId: z.string().min(1), action: z.enum(["brief", "omit", "restore"]) })),
+	}),
+] as const;
+
+const bodySchema = z.discriminatedUnion("kind", [...variants]);
+const chainSchema = z.looseObject(chain);
+
+export type FoldRecordData = z.infer<typeof foldRecordSchema>;
+/** A decision before it is chained (what callers create). */
+export type DecisionBody = z.infer<typeof bodySchema>;
+/** A chained decision as stored in a custom entry's `data`. */
+export type DecisionRecord = DecisionBody & z.infer<typeof chainSchema>;
+export type DecisionKind = DecisionBody["kind"];
+
+/** Validates a stored record: chain fields, then the decision itself (no unknown fields anywhere). */
+export function parseDecisionRecord(data: unknown): DecisionRecord {
+	const head = chainSchema.parse(data);
+	const { v, prev, digest, ...rest } = head;
+	return { ...bodySchema.parse(rest), v, prev, digest };
+}
+
+/** Validates a decision body before it is chained and written. */
+export function parseDecisionBody(data: unknown): DecisionBody {
+	return bodySchema.parse(data);
+}
