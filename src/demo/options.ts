@@ -1,0 +1,47 @@
+// Options of the offline session benchmark (`pi-fold demo`): one zod schema, documented defaults.
+// Pure values; the CLI parses flags into this shape and `runDemo` validates it.
+
+import { z } from "zod";
+
+/** Stages in the staged plan. Default 64, as in the spec's measured run. */
+export const DEFAULT_STAGES = 64;
+/**
+ * Serving context window of the faux model, in faux tokens (characters / 4). Default 372,000: the cap the spec's
+ * provider actually served, so native compaction lives between its keep-recent floor and 372k while the long-context
+ * price tier starts at 272,000 (see `LONG_CONTEXT_THRESHOLD`). A 64-stage plan carries about twice this window.
+ */
+export const DEFAULT_WINDOW = 372_000;
+/** Seed of the plan (keys, receipts, file choice, probe targets). Default "pi-fold". */
+export const DEFAULT_SEED = "pi-fold";
+/** Characters of file bodies handed out per stage. Default 48,000 (about 12,000 faux tokens). */
+export const DEFAULT_STAGE_CHARS = 48_000;
+/** Arms run by default, in order. */
+export const DEFAULT_ARMS: readonly string[] = ["native", "unmanaged"];
+/** Output token cap of the faux model; Pi reserves it for replies and summaries. Default 16,384. */
+export const DEFAULT_MAX_TOKENS = 16_384;
+
+export const demoOptionsSchema = z.object({
+	stages: z.number().int().min(4).max(512).default(DEFAULT_STAGES),
+	arms: z
+		.array(z.string().min(1))
+		.min(1)
+		.default(() => [...DEFAULT_ARMS]),
+	window: z.number().int().min(16_000).max(4_000_000).default(DEFAULT_WINDOW),
+	seed: z.string().min(1).default(DEFAULT_SEED),
+	stageChars: z.number().int().min(2_000).max(400_000).default(DEFAULT_STAGE_CHARS),
+	maxTokens: z.number().int().min(1_024).default(DEFAULT_MAX_TOKENS),
+	/** Results folder; default `results/demo-<timestamp>` under the current directory. */
+	out: z.string().min(1).optional(),
+	/** Print the JSON report to stdout instead of the table. */
+	json: z.boolean().default(false),
+	/** Progress lines on stderr while arms run. */
+	progress: z.boolean().default(true),
+});
+
+export type DemoOptionsInput = z.input<typeof demoOptionsSchema>;
+export type DemoOptions = z.output<typeof demoOptionsSchema>;
+
+/** Validates and fills defaults; throws a ZodError naming the bad field. */
+export function parseDemoOptions(input: DemoOptionsInput = {}): DemoOptions {
+	return demoOptionsSchema.parse(input);
+}

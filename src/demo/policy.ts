@@ -1,0 +1,189 @@
+// The scripted agent: a faux response factory that decides every step from what the provider was actually sent.
+// It has no memory of its own: the stage it works on, the files still to read, the key for the next stage and
+// every answer come from the window (or, for a fact no longer visible, from the recovery routes its arm offers).
+// Compaction summary requests go to the extractive summarizer. Pure apart from the observer callback.
+
+import type { AssistantMessage, Message, ToolCall } from "@earendil-works/pi-ai";
+import { countLines, findDefinitions } from "./facts.ts";
+import { STAGE_TOOL } from "./protocol.ts";
+import { type RecoveryRoute, rereadRoute, type ToolCallSpec, UNKNOWN_ANSWER, visibleRoute } from "./routes.ts";
+import { isSummaryRequest, summarize } from "./summarizer.ts";
+import { buildView, callsSince, type StageView, summaryStage, visibleKey, type WindowView } from "./window.ts";
+
+/** Words in every note the policy writes (inside the 200-400 the stages ask for). */
+export const NOTE_WORDS = 300;
+
+export interface PolicyObserver {
+	/** Called once per question when its stage is handed in, with the route that produced the answer. */
+	answered?(stage: number, questionId: string, route: string, answer: string): void;
+}
+
+export interface PolicyOptions {
+	/** Routes tried after the window and before rereading from disk (pi-fold arms: handle, peek, expand). */
+	routes?: RecoveryRoute[];
+	/** Extra calls made alongside handing in a stage (pi-fold agent arm: mark finished spans). */
+	beforeSubmit?(view: WindowView, stage: StageView): ToolCallSpec[];
+	observer?: PolicyObserver;
+	/** Upper bound of characters in one compaction summary. */
+	summaryMaxChars?: number;
+}
+
+export interface Decision {
+	text: string;
+	calls: ToolCallSpec[];
+}
+
+export function decide(messages: readonly Message[], options: PolicyOptions = {}): Decision {
+	const view = buildView(messages);
+	if (view.complete) return { text: "Assignment complete: every stage was opened, read and handed in.", calls: [] };
+	const current = view.stages.at(-1);
+	const stage = Math.max(current?.stage ?? 0, summaryStage(view));
+	if (stage === 0) {
+		const key = visibleKey(view, 1);
+		if (!key) return { text: "I cannot find the key for stage 1, so I cannot start.", calls: [] };
+		return { text: "Opening stage 1.", calls: [{ name: STAGE_TOOL, args: { stage: 1, key } }] };
+	}
+	if (!current || current.stage < stage)
+		return {
+			text: `Stage ${stage}'s instructions are no longer in view; asking for them again.`,
+			calls: [reissue(stage)],
+		};
+	const last = view.results.at(-1);
+	if (last?.toolName === STAGE_TOOL && last.isError) {
+		if (last.call?.args.reissue || current.reissued)
+			return { text: `Stage ${current.stage} cannot be recovered; stopping.`, calls: [] };
+		return {
+			text: `Opening the next stage failed; asking for stage ${current.stage} again.`,
+			calls: [reissue(current.stage)],
+		};
+	}
+	// A listed file it cannot see and has not tried to read since the stage opened (a failed read is not retried).
+	const tried = new Set(
+		callsSince(view, current.index)
+			.filter((c) => c.name === "read")
+			.map((c) => String(c.args.path)),
+	);
+	const missing = current.files.filter((f) => !view.reads.has(f) && !tried.has(f));
+	if (missing.length > 0)
+		return {
+			text: `Stage ${current.stage}: reading ${missing.length} file${missing.length === 1 ? "" : "s"}.`,
+			calls: missing.map((path) => ({ name: "read", args: { path } })),
+		};
+	const routes = [visibleRoute, ...(options.routes ?? []), rereadRoute];
+	const answers: Record<string, string> = {};
+	const answeredBy: Record<string, string> = {};
+	const pending: ToolCallSpec[] = [];
+	for (const q of current.questions) {
+		let settled = false;
+		for (const route of routes) {
+			const outcome = route.resolve(q, view, current);
+			if (!outcome) continue;
+			if ("answer" in outcome) {
+				answers[q.id] = outcome.answer;
+				answeredBy[q.id] = outcome.via ?? route.name;
+			} else pending.push(...outcome.calls);
+			settled = true;
+			break;
+		}
+		if (!settled) {
+			answers[q.id] = UNKNOWN_ANSWER;
+			answeredBy[q.id] = "none";
+		}
+	}
+	if (pending.length > 0)
+		return { text: `Stage ${current.stage}: checking earlier material for its questions.`, calls: dedupe(pending) };
+	const key = current.nextKey ?? visibleKey(view, current.stage + 1);
+	if (!key)
+		return {
+			text: `Stage ${current.stage}'s result is missing its key; asking again.`,
+			calls: [reissue(current.stage)],
+		};
+	for (const [id, route] of Object.entries(answeredBy))
+		options.observer?.answered?.(current.stage, id, route, answers[id] as string);
+	const args: Record<string, unknown> = { stage: current.stage + 1, key };
+	if (current.questions.length > 0) args.answers = answers;
+	if (current.note) args.note = composeNote(current, view);
+	const extra = options.beforeSubmit?.(view, current) ?? [];
+	return {
+		text: `Stage ${current.stage} done; opening stage ${current.stage + 1}.`,
+		calls: [...extra, { name: STAGE_TOOL, args }],
+	};
+}
+
+function reissue(stage: number): ToolCallSpec {
+	return { name: STAGE_TOOL, args: { stage, reissue: true } };
+}
+
+function dedupe(calls: ToolCallSpec[]): ToolCallSpec[] {
+	const seen = new Set<string>();
+	return calls.filter((c) => {
+		const id = `${c.name}:${JSON.stringify(c.args)}`;
+		if (seen.has(id)) return false;
+		seen.add(id);
+		return true;
+	});
+}
+
+/** A note of exactly NOTE_WORDS words about the stage's files, built from their visible text. */
+export function composeNote(stage: StageView, view: WindowView): string {
+	const words: string[] = [`Stage ${stage.stage} note.`];
+	const texts: string[] = [];
+	for (const path of stage.files) {
+		const text = view.reads.get(path)?.text ?? "";
+		texts.push(text);
+		const defs = findDefinitions(text)
+			.slice(0, 3)
+			.map((d) => d.symbol);
+		words.push(`${path} has ${countLines(text)} lines${defs.length > 0 ? ` and defines ${defs.join(", ")}` : ""}.`);
+	}
+	const out = words.join(" ").split(/\s+/).filter(Boolean).slice(0, NOTE_WORDS);
+	const vocabulary = texts.join(" ").match(/[A-Za-z]{4,}/g) ?? ["material"];
+	for (let i = 0; out.length < NOTE_WORDS; i++) out.push((vocabulary[i % vocabulary.length] as string).toLowerCase());
+	return out.join(" ");
+}
+
+const NO_USAGE: AssistantMessage["usage"] = {
+	input: 0,
+	output: 0,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 0,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+/** An assistant reply; the faux provider fills in api, provider, model and usage. */
+function reply(text: string, calls: ToolCall[] = []): AssistantMessage {
+	return {
+		role: "assistant",
+		content: [{ type: "text", text }, ...calls],
+		api: "faux",
+		provider: "faux",
+		model: "faux",
+		usage: NO_USAGE,
+		stopReason: calls.length > 0 ? "toolUse" : "stop",
+		timestamp: 0,
+	};
+}
+
+/**
+ * The faux response factory: summary requests get the extractive summary, everything else the policy's decision.
+ * Call ids are numbered per factory so runs are reproducible.
+ */
+export function createPolicyFactory(
+	options: PolicyOptions = {},
+): (context: { messages: Message[] }) => AssistantMessage {
+	let callNumber = 0;
+	return (context) => {
+		if (isSummaryRequest(context.messages)) return reply(summarize(context.messages, options.summaryMaxChars));
+		const decision = decide(context.messages, options);
+		const calls = decision.calls.map(
+			(c): ToolCall => ({
+				type: "toolCall",
+				id: `call_${++callNumber}`,
+				name: c.name,
+				arguments: c.args as ToolCall["arguments"],
+			}),
+		);
+		return reply(decision.text, calls);
+	};
+}

@@ -1,0 +1,140 @@
+// The whole demo, short: the results folder holds a report.json that validates against the exported schema, a
+// report.md with the table, and a context.svg that parses as XML with one series per arm.
+
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseDemoArgs } from "../../src/cli/commands/demo.ts";
+import { type DemoResult, reportSchema, runDemo } from "../../src/demo/index.ts";
+
+let out: string;
+let result: DemoResult;
+
+beforeAll(async () => {
+	out = mkdtempSync(join(tmpdir(), "pi-fold-demo-test-"));
+	result = await runDemo(
+		{ stages: 12, window: 70_000, out, progress: false },
+		{ command: "pi-fold demo --stages 12 --window 70000" },
+	);
+});
+
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/** A small XML well-formedness check: balanced tags, quoted attributes, nothing outside the root. */
+function parseXml(text: string): { name: string; attrs: Record<string, string> }[] {
+	const elements: { name: string; attrs: Record<string, string> }[] = [];
+	const stack: string[] = [];
+	const tag = /<(\/?)([A-Za-z][\w:-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|<\?[^>]*\?>|<!--[\s\S]*?-->/g;
+	let last = 0;
+	for (const m of text.matchAll(tag)) {
+		const between = text.slice(last, m.index);
+		if (/[<>]/.test(between)) throw new Error(`stray markup near offset ${last}: ${between.slice(0, 40)}`);
+		if (stack.length === 0 && between.trim() !== "" && elements.length > 0)
+			throw new Error("text outside the root element");
+		last = (m.index ?? 0) + m[0].length;
+		if (!m[2]) continue;
+		const [, closing, name, attrText, selfClosing] = m as unknown as [string, string, string, string, string];
+		if (closing) {
+			if (stack.pop() !== name) throw new Error(`mismatched </${name}>`);
+			continue;
+		}
+		if (stack.length === 0 && elements.length > 0) throw new Error("a second root element");
+		const attrs = Object.fromEntries([...attrText.matchAll(/([\w:-]+)="([^"]*)"/g)].map((a) => [a[1], a[2]]));
+		elements.push({ name, attrs: attrs as Record<string, string> });
+		if (!selfClosing) stack.push(name);
+	}
+	if (stack.length > 0) throw new Error(`unclosed <${stack.at(-1)}>`);
+	if (text.slice(last).trim() !== "") throw new Error("text after the root element");
+	return elements;
+}
+
+describe("the demo's results folder", () => {
+	it("has a report.json that validates against the exported zod schema", () => {
+		const json = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
+		const report = reportSchema.parse(json);
+		expect(report.arms.map((a) => a.name)).toEqual(["native", "unmanaged"]);
+		expect(report.command).toBe("pi-fold demo --stages 12 --window 70000");
+		expect(report.plan.stageCount).toBe(12);
+		expect(report.arms[0]?.status).toBe("complete");
+		expect(report.arms[1]?.status).toBe("overflow");
+	});
+
+	it("prints the side-by-side table, with the same-stage cut when an arm stopped early", () => {
+		const md = readFileSync(join(out, "report.md"), "utf8");
+		expect(md).toContain(result.table);
+		for (const row of [
+			"| Measure | native | unmanaged |",
+			"| Total tokens |",
+			"| Fresh input |",
+			"| Cache read |",
+			"| Billed calls |",
+			"| Cost at the price table |",
+			"| Cost at flat base rates |",
+			"| Long-context surcharge |",
+			"| Pooled cache share |",
+			"| Peak request context |",
+			"| Compactions / fold events |",
+			"| Rereads |",
+			"| Probe answers correct |",
+			"| Stages completed | 12 of 12 |",
+			"| Wall clock |",
+		])
+			expect(result.table).toContain(row);
+		expect(result.table).toMatch(/every arm cut at stage \d+/);
+		expect(result.report.cut?.stage).toBe(result.report.arms[1]?.stagesCompleted);
+	});
+
+	it("draws context.svg: well-formed XML with one series per arm", () => {
+		const svg = readFileSync(join(out, "context.svg"), "utf8");
+		const elements = parseXml(svg);
+		expect(elements[0]?.name).toBe("svg");
+		const series = elements.filter((e) => e.name === "g" && e.attrs.class === "series");
+		expect(series.map((s) => s.attrs["data-arm"])).toEqual(["native", "unmanaged"]);
+		expect(elements.filter((e) => e.name === "polyline")).toHaveLength(2);
+	});
+
+	it("keeps each arm's session file", () => {
+		for (const arm of ["native", "unmanaged"])
+			expect(readFileSync(join(out, `${arm}.session.jsonl`), "utf8").split("\n").length).toBeGreaterThan(10);
+	});
+});
+
+describe("pi-fold demo flags", () => {
+	it("parses every option", () => {
+		expect(
+			parseDemoArgs([
+				"--stages",
+				"16",
+				"--arms",
+				"native,unmanaged",
+				"--window=90000",
+				"--seed",
+				"s",
+				"--out",
+				"d",
+				"--json",
+				"--quiet",
+			]),
+		).toEqual({
+			stages: 16,
+			arms: ["native", "unmanaged"],
+			window: 90_000,
+			seed: "s",
+			out: "d",
+			json: true,
+			progress: false,
+		});
+	});
+
+	it("refuses what it does not understand, by name", () => {
+		expect(() => parseDemoArgs(["--stages", "many"])).toThrow(/--stages needs a whole number/);
+		expect(() => parseDemoArgs(["--frobnicate"])).toThrow(/unknown demo option "--frobnicate"/);
+	});
+
+	it("says a planned pi-fold arm is not built yet", async () => {
+		await expect(runDemo({ arms: ["pifold-epoch"], progress: false, out })).rejects.toThrow(
+			/planned but not built yet/,
+		);
+	});
+});
