@@ -1,0 +1,30 @@
+// The automatic ladder's and the epoch scheduler's thresholds: explicit constants, not knobs (the
+// spec: "The ladder's thresholds are explicit constants rather than knobs"). Each is named for what
+// it is, documented, and tested. Pure.
+
+/** Below this share of the serving budget nothing rewrites automatically, in either mode. */
+export const QUIET_OCCUPANCY = 0.8;
+
+/** At or above this occupancy the consolidation rung squeezes existing folds to reclaim room. */
+export const CONSOLIDATE_OCCUPANCY = 0.85;
+
+/** More visible collapsed folds than this triggers consolidation (keeps the brief index tidy). */
+export const MAX_VISIBLE_FOLDS = 10;
+
+/** A consolidation takes at least this many adjacent folds. */
+export const CONSOLIDATE_MIN_FOLDS = 2;
+
+/** An automatic commit aims to free at least this share of the serving budget ("a fifth"). */
+export const COMMIT_TARGET_SHARE = 0.2;
+
+/**
+ * "Enough stale tool mass outside the fresh tail for a commit to have something to work with":
+ * completed tool batches outside the tail worth at least this share of the serving budget.
+ */
+export const MIN_STALE_TOOL_SHARE = 0.05;
+
+/** At or above this occupancy the pressure backstop commits whatever the stale-mass signal says. */
+export const PRESSURE_BACKSTOP_OCCUPANCY = 0.92;
+
+/** A fold whose span ends within this many messages of the window's end applies at once in epoch mode. */
+export const TAIL_IMMEDIATE_MESSAGES = 4;

@@ -1,0 +1,150 @@
+// When the window may change, and what lands when it does. Immediate scheduling commits decided
+// folds at the next boundary; epoch scheduling keeps folds as free pending marks and commits them
+// all in one rewrite when occupancy reaches QUIET_OCCUPANCY and there is stale tool mass to free,
+// under the pressure backstop, when an expand opens the epoch, or for a mark at the very end of the
+// window. Either way the ladder is quiet below QUIET_OCCUPANCY, and an automatic commit is topped
+// up with the stalest tool batches until it frees COMMIT_TARGET_SHARE of the budget. Pure.
+
+import type { ServingBudget } from "./budget.ts";
+import {
+	COMMIT_TARGET_SHARE,
+	MIN_STALE_TOOL_SHARE,
+	PRESSURE_BACKSTOP_OCCUPANCY,
+	QUIET_OCCUPANCY,
+	TAIL_IMMEDIATE_MESSAGES,
+} from "./constants.ts";
+import type { Proposal } from "./ladder.ts";
+
+/** A pending mark as the scheduler sees it. */
+export interface MarkView {
+	readonly id: string;
+	readonly start: number;
+	readonly end: number;
+	readonly freedTokens: number;
+	readonly actor: "agent" | "ladder" | "human";
+	/** Why it cannot apply now, if protected (refused at commit, by name). */
+	readonly protectedBy: string | null;
+	/** Inside the protected fresh tail (waits until it ages out, unless at the very end). */
+	readonly inFreshTail: boolean;
+}
+
+export interface ScheduleInput {
+	readonly mode: "immediate" | "epoch";
+	readonly budget: ServingBudget;
+	/** Estimated tokens of the next request. */
+	readonly occupancyTokens: number;
+	/** Entries in the transcript (for the tail-adjacent rule). */
+	readonly entryCount: number;
+	readonly marks: readonly MarkView[];
+	/** Decisions awaiting the window (immediate folds, expands, refolds, rebriefs, dissolves). */
+	readonly decisionsPending: boolean;
+	/** An expand (or refold) is among the pending decisions: it opens the epoch. */
+	readonly expandPending: boolean;
+	/** Ladder proposals, oldest first, per rung. */
+	readonly tools: readonly Proposal[];
+	readonly chapters: readonly Proposal[];
+	readonly consolidations: readonly Proposal[];
+	/** Automatic folding paused (a refused record): only explicit decisions commit. */
+	readonly paused: boolean;
+}
+
+export interface CommitPlan {
+	readonly commit: boolean;
+	readonly reason: string;
+	/** Marks applied by this commit. */
+	readonly apply: readonly string[];
+	/** Marks refused at this commit, by name, with why. */
+	readonly refused: readonly { readonly id: string; readonly reason: string }[];
+	/** Marks still waiting (fresh tail). */
+	readonly waiting: readonly string[];
+	/** Ladder folds this commit adds (top-up, chapters, consolidation). */
+	readonly ladder: readonly Proposal[];
+	readonly freedTokens: number;
+}
+
+const NONE: Omit<CommitPlan, "reason"> = {
+	commit: false,
+	apply: [],
+	refused: [],
+	waiting: [],
+	ladder: [],
+	freedTokens: 0,
+};
+
+function pct(x: number): string {
+	return `${Math.round(x * 100)}%`;
+}
+
+/** Adds ladder proposals oldest first until `freed` reaches `target`; consolidations always ride. */
+function topUp(input: ScheduleInput, freed: number, target: number): { ladder: Proposal[]; freed: number } {
+	const ladder: Proposal[] = [];
+	for (const p of [...input.tools, ...input.chapters]) {
+		if (freed >= target) break;
+		if (ladder.some((q) => q.start < p.end && p.start < q.end)) continue;
+		ladder.push(p);
+		freed += p.freedTokens;
+	}
+	for (const p of input.consolidations) {
+		if (ladder.some((q) => q.start < p.end && p.start < q.end)) continue;
+		ladder.push(p);
+		freed += p.freedTokens;
+	}
+	return { ladder, freed };
+}
+
+/** Decides whether this boundary commits, and what. */
+export function planCommit(input: ScheduleInput): CommitPlan {
+	const occ = input.occupancyTokens / input.budget.budgetTokens;
+	const target = COMMIT_TARGET_SHARE * input.budget.budgetTokens;
+	const staleToolMass = input.tools.reduce((sum, p) => sum + p.freedTokens, 0);
+	const pressure = occ >= QUIET_OCCUPANCY && staleToolMass >= MIN_STALE_TOOL_SHARE * input.budget.budgetTokens;
+	const backstop = occ >= PRESSURE_BACKSTOP_OCCUPANCY;
+	const automatic = !input.paused && (pressure || backstop);
+
+	const refused = input.marks
+		.filter((m) => m.protectedBy !== null)
+		.map((m) => ({ id: m.id, reason: m.protectedBy as string }));
+	const tailAdjacent = (m: MarkView) => m.end >= input.entryCount - TAIL_IMMEDIATE_MESSAGES;
+	const ready = input.marks.filter((m) => m.protectedBy === null && (!m.inFreshTail || tailAdjacent(m)));
+	const waiting = input.marks
+		.filter((m) => m.protectedBy === null && m.inFreshTail && !tailAdjacent(m))
+		.map((m) => m.id);
+
+	if (input.mode === "immediate") {
+		if (!input.decisionsPending && !automatic)
+			return { ...NONE, reason: `quiet: occupancy ${pct(occ)} of the serving budget` };
+		const { ladder, freed } = automatic ? topUp(input, 0, target) : { ladder: [], freed: 0 };
+		const reason = input.decisionsPending
+			? `decisions pending${automatic ? `; occupancy ${pct(occ)} with stale tool mass` : ""}`
+			: `occupancy ${pct(occ)} ${backstop ? "at the pressure backstop" : "with stale tool mass"}`;
+		return { commit: true, reason, apply: [], refused: [], waiting: [], ladder, freedTokens: freed };
+	}
+
+	const markFreed = ready.reduce((sum, m) => sum + m.freedTokens, 0);
+	const atEnd = ready.some(tailAdjacent);
+	const opensEpoch = input.expandPending;
+	if (!automatic && !opensEpoch && !atEnd && !input.decisionsPending) {
+		return {
+			...NONE,
+			waiting: input.marks.map((m) => m.id),
+			reason: `holding ${input.marks.length} mark(s): occupancy ${pct(occ)}, stale tool mass ${Math.round(staleToolMass)} tokens`,
+		};
+	}
+	const { ladder, freed } =
+		automatic && markFreed < target ? topUp(input, markFreed, target) : { ladder: [], freed: markFreed };
+	const reasons: string[] = [];
+	if (automatic)
+		reasons.push(`occupancy ${pct(occ)} ${backstop ? "at the pressure backstop" : "with stale tool mass"}`);
+	if (opensEpoch) reasons.push("an expand opened the epoch");
+	if (atEnd) reasons.push("a mark at the end of the window applies at once");
+	if (input.decisionsPending && reasons.length === 0) reasons.push("decisions pending");
+	return {
+		commit: true,
+		reason: reasons.join("; "),
+		apply: ready.map((m) => m.id),
+		refused,
+		waiting,
+		ladder,
+		freedTokens: freed,
+	};
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { type FoldRecord, foldId, Lattice } from "../../src/lattice/index.ts";
+import {
+	CONSOLIDATE_OCCUPANCY,
+	chapterProposals,
+	consolidationProposals,
+	type LadderInput,
+	MAX_VISIBLE_FOLDS,
+	toolProposals,
+} from "../../src/policy/index.ts";
+import {
+	DEFAULT_READ_ONLY_TOOLS,
+	isReadOnlyBatch,
+	type TranscriptEntry,
+	toChapters,
+	toUnits,
+} from "../../src/transcript/index.ts";
+import { readBatch, reply, toolResult, toolUse, user } from "../helpers/entries.ts";
+
+function fold(entries: TranscriptEntry[], start: number, end: number, kind: FoldRecord["kind"] = "tools"): FoldRecord {
+	const leaves = entries.slice(start, end);
+	return {
+		id: foldId(leaves),
+		kind,
+		origin: "ladder",
+		leafIds: leaves.map((e) => e.id),
+		sourceSha256: "b".repeat(64),
+		sourceBytes: 100,
+		brief: "brief text",
+		briefSource: "deterministic",
+	};
+}
+
+function ladder(entries: TranscriptEntry[], folds: FoldRecord[] = [], over: Partial<LadderInput> = {}): LadderInput {
+	const units = toUnits(entries);
+	const lattice = Lattice.build(entries, folds);
+	const collapsed = (i: number) => [...lattice.folds.values()].some((f) => f.start <= i && i < f.end);
+	return {
+		entries,
+		units,
+		chapters: toChapters(units),
+		lattice,
+		expanded: new Set(),
+		pendingRanges: [],
+		protectedEntries: new Set(),
+		protectedFolds: new Set(),
+		freshStartUnit: units.length - 2,
+		runningTurnUnit: -1,
+		toolFoldable: (u) => isReadOnlyBatch(u, DEFAULT_READ_ONLY_TOOLS),
+		visibleTokens: (s, e) => {
+			let t = 0;
+			for (let i = s; i < e; i++) if (!collapsed(i)) t += JSON.stringify(entries[i]?.message).length / 4;
+			return t + lattice.visible(new Set()).filter((v) => v.type === "fold" && v.start >= s && v.end <= e).length * 20;
+		},
+		placeholderTokens: 20,
+		occupancy: 0.5,
+		...over,
+	};
+}
+
+const big = (p: string) => `${p}: ${"x".repeat(2_000)}`;
+
+describe("the tool rung", () => {
+	it("proposes completed read-only batches outside the fresh tail, oldest first", () => {
+		const entries = [
+			user("u", "go"),
+			...readBatch("b0", ["a"], big),
+			...readBatch("b1", ["b"], big),
+			...readBatch("b2", ["c"], big),
+			...readBatch("b3", ["d"], big),
+		];
+		const proposals = toolProposals(ladder(entries));
+		expect(proposals.map((p) => entries[p.start]?.id)).toEqual(["b0-use", "b1-use"]);
+		expect(proposals[0]?.freedTokens).toBeGreaterThan(400);
+	});
+
+	it("skips writes, protected entries and batches already folded", () => {
+		const entries = [
+			user("u", "go"),
+			toolUse("w", [{ id: "wc", name: "edit" }]),
+			toolResult("wr", "wc", "edit", big("w")),
+			...readBatch("b1", ["b"], big),
+			...readBatch("b2", ["c"], big),
+			...readBatch("b3", ["d"], big),
+			reply("a", "done"),
+			reply("a2", "done"),
+		];
+		const folded = fold(entries, 5, 7);
+		const proposals = toolProposals(ladder(entries, [folded], { protectedEntries: new Set(["b1-r0"]) }));
+		expect(proposals.map((p) => entries[p.start]?.id)).toEqual(["b3-use"]);
+	});
+});
+
+describe("the chapter rung", () => {
+	it("folds a closed chapter, absorbing the tool folds inside it but not crossing other folds", () => {
+		const entries = [
+			user("u1", "first"),
+			...readBatch("b0", ["a"], big),
+			reply("a1", "read a"),
+			user("u2", "second"),
+			...readBatch("b1", ["b"], big),
+			reply("a2", "ok"),
+			user("u3", "third"),
+			reply("a3", "ok"),
+		];
+		const inner = fold(entries, 1, 3);
+		const proposals = chapterProposals(ladder(entries, [inner], { freshStartUnit: 7 }));
+		expect(proposals.map((p) => [p.start, p.end])).toEqual([
+			[0, 4],
+			[4, 8],
+		]);
+		const agentSpan = fold(entries, 3, 6, "span");
+		expect(chapterProposals(ladder(entries, [agentSpan], { freshStartUnit: 7 })).map((p) => p.start)).toEqual([]);
+	});
+});
+
+describe("the consolidation rung", () => {
+	const entries = [user("u", "go"), ...Array.from({ length: 14 }, (_, i) => readBatch(`b${i}`, [`f${i}`], big)).flat()];
+	const folds = Array.from({ length: 13 }, (_, i) => fold(entries, 1 + i * 2, 3 + i * 2));
+
+	it("stays idle with at most ten visible folds and low occupancy", () => {
+		expect(consolidationProposals(ladder(entries, folds.slice(0, MAX_VISIBLE_FOLDS), { freshStartUnit: 14 }))).toEqual(
+			[],
+		);
+	});
+
+	it("past ten visible folds consolidates just enough of the oldest adjacent folds", () => {
+		const [p] = consolidationProposals(ladder(entries, folds, { freshStartUnit: 14 }));
+		expect(p?.rung).toBe("consolidation");
+		expect([p?.start, p?.end]).toEqual([1, 1 + 4 * 2]);
+	});
+
+	it("at high occupancy consolidates the whole run of adjacent folds", () => {
+		const [p] = consolidationProposals(
+			ladder(entries, folds.slice(0, 5), { freshStartUnit: 14, occupancy: CONSOLIDATE_OCCUPANCY }),
+		);
+		expect([p?.start, p?.end]).toEqual([1, 11]);
+	});
+});

@@ -1,0 +1,187 @@
+import { describe, expect, it } from "vitest";
+import {
+	COMMIT_TARGET_SHARE,
+	fence,
+	type MarkView,
+	PRESSURE_BACKSTOP_OCCUPANCY,
+	type Proposal,
+	planCommit,
+	QUIET_OCCUPANCY,
+	type ScheduleInput,
+	servingBudget,
+} from "../../src/policy/index.ts";
+
+const budget = servingBudget({ descriptorWindow: 110_000, outputReservation: 10_000 });
+const tool = (start: number, freed: number): Proposal => ({ rung: "tools", start, end: start + 2, freedTokens: freed });
+const mark = (id: string, start: number, freed: number, extra: Partial<MarkView> = {}): MarkView => ({
+	id,
+	start,
+	end: start + 2,
+	freedTokens: freed,
+	actor: "agent",
+	protectedBy: null,
+	inFreshTail: false,
+	...extra,
+});
+
+function input(over: Partial<ScheduleInput>): ScheduleInput {
+	return {
+		mode: "epoch",
+		budget,
+		occupancyTokens: 50_000,
+		entryCount: 200,
+		marks: [],
+		decisionsPending: false,
+		expandPending: false,
+		tools: [],
+		chapters: [],
+		consolidations: [],
+		paused: false,
+		...over,
+	};
+}
+
+describe("the serving budget", () => {
+	it("is the total window less the output reservation, preferring providerTotalWindow", () => {
+		expect(budget.budgetTokens).toBe(100_000);
+		const supplied = servingBudget({
+			descriptorWindow: 272_000,
+			providerTotalWindow: 372_000,
+			outputReservation: 32_000,
+		});
+		expect(supplied).toMatchObject({
+			totalWindow: 372_000,
+			totalWindowSource: "providerTotalWindow",
+			descriptorWindow: 272_000,
+			budgetTokens: 340_000,
+		});
+	});
+});
+
+describe("epoch scheduling", () => {
+	it("holds every mark below the quiet threshold, however much is stale", () => {
+		const plan = planCommit(
+			input({
+				occupancyTokens: QUIET_OCCUPANCY * 100_000 - 1,
+				marks: [mark("a", 10, 30_000)],
+				tools: [tool(0, 40_000)],
+			}),
+		);
+		expect(plan.commit).toBe(false);
+		expect(plan.waiting).toEqual(["a"]);
+	});
+
+	it("commits every standing mark in one rewrite once occupancy and stale mass agree", () => {
+		const plan = planCommit(
+			input({
+				occupancyTokens: 81_000,
+				marks: [mark("a", 10, 12_000), mark("b", 20, 9_000)],
+				tools: [tool(40, 6_000)],
+			}),
+		);
+		expect(plan.commit).toBe(true);
+		expect(plan.apply).toEqual(["a", "b"]);
+		expect(plan.ladder).toEqual([]);
+	});
+
+	it("tops the epoch up with the stalest tool batches until a fifth of the budget is freed", () => {
+		const plan = planCommit(
+			input({
+				occupancyTokens: 85_000,
+				marks: [mark("a", 50, 5_000)],
+				tools: [tool(0, 6_000), tool(4, 6_000), tool(8, 6_000), tool(12, 6_000)],
+			}),
+		);
+		expect(plan.ladder.map((p) => p.start)).toEqual([0, 4, 8]);
+		expect(plan.freedTokens).toBeGreaterThanOrEqual(COMMIT_TARGET_SHARE * budget.budgetTokens);
+	});
+
+	it("refuses a protected mark by name and applies the rest", () => {
+		const plan = planCommit(
+			input({
+				occupancyTokens: 90_000,
+				marks: [mark("a", 10, 20_000), mark("b", 20, 20_000, { protectedBy: "entry b-r0 is protected" })],
+				tools: [tool(0, 6_000)],
+			}),
+		);
+		expect(plan.apply).toEqual(["a"]);
+		expect(plan.refused).toEqual([{ id: "b", reason: "entry b-r0 is protected" }]);
+	});
+
+	it("keeps a fresh-tail mark waiting until it ages out, then applies it", () => {
+		const young = planCommit(
+			input({
+				occupancyTokens: 90_000,
+				marks: [mark("a", 150, 20_000, { inFreshTail: true })],
+				tools: [tool(0, 6_000)],
+			}),
+		);
+		expect(young.waiting).toEqual(["a"]);
+		expect(young.apply).toEqual([]);
+		const aged = planCommit(
+			input({ occupancyTokens: 90_000, marks: [mark("a", 150, 20_000)], tools: [tool(0, 6_000)] }),
+		);
+		expect(aged.apply).toEqual(["a"]);
+	});
+
+	it("applies a mark at the very end of the window at once, even when quiet", () => {
+		const plan = planCommit(
+			input({ occupancyTokens: 10_000, entryCount: 200, marks: [mark("a", 196, 3_000, { inFreshTail: true })] }),
+		);
+		expect(plan.commit).toBe(true);
+		expect(plan.apply).toEqual(["a"]);
+	});
+
+	it("lets an expand open the epoch so the restore and the marks cost one rewrite", () => {
+		const plan = planCommit(
+			input({ occupancyTokens: 30_000, marks: [mark("a", 10, 3_000)], decisionsPending: true, expandPending: true }),
+		);
+		expect(plan.commit).toBe(true);
+		expect(plan.apply).toEqual(["a"]);
+		expect(plan.reason).toMatch(/expand opened the epoch/);
+	});
+
+	it("commits under the pressure backstop even without stale tool mass", () => {
+		const plan = planCommit(
+			input({ occupancyTokens: PRESSURE_BACKSTOP_OCCUPANCY * 100_000, marks: [mark("a", 10, 3_000)] }),
+		);
+		expect(plan.commit).toBe(true);
+		expect(plan.reason).toMatch(/pressure backstop/);
+	});
+
+	it("commits only explicit decisions while automatic folding is paused", () => {
+		expect(planCommit(input({ occupancyTokens: 95_000, tools: [tool(0, 30_000)], paused: true })).commit).toBe(false);
+	});
+});
+
+describe("immediate scheduling", () => {
+	it("is quiet below the threshold when nothing was decided", () => {
+		expect(planCommit(input({ mode: "immediate", occupancyTokens: 79_000, tools: [tool(0, 30_000)] })).commit).toBe(
+			false,
+		);
+	});
+
+	it("commits a decided fold at the next boundary", () => {
+		expect(planCommit(input({ mode: "immediate", occupancyTokens: 10_000, decisionsPending: true })).commit).toBe(true);
+	});
+
+	it("lets the ladder free a fifth of the budget past the threshold", () => {
+		const plan = planCommit(
+			input({ mode: "immediate", occupancyTokens: 85_000, tools: [tool(0, 15_000), tool(4, 15_000), tool(8, 15_000)] }),
+		);
+		expect(plan.ladder.map((p) => p.start)).toEqual([0, 4]);
+	});
+});
+
+describe("the fence", () => {
+	it("passes a request inside the budget or one a fold can shrink", () => {
+		expect(fence(99_000, 0, budget).abort).toBe(false);
+		expect(fence(120_000, 30_000, budget).abort).toBe(false);
+	});
+
+	it("aborts a request nothing can shrink, saying why", () => {
+		const verdict = fence(120_000, 5_000, budget);
+		expect(verdict.abort).toBe(true);
+		expect(verdict.message).toMatch(/exceeds the serving budget of 100,000 .* no lossless fold can make room/);
+	});
+});
