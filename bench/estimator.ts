@@ -1,0 +1,235 @@
+// The token-estimator benchmark: per-file error of estimateTokens against exact o200k_base counts
+// (gpt-tokenizer) on the held-out half of the corpus (bench/corpus.ts), next to chars/4, and the
+// estimator's throughput (JS string -> Wasm included) next to the exact encoder's. Reads corpus
+// files; no writes. Importable (runEstimatorBench, renderEstimatorTable) and runnable alone:
+//   npm exec -- node bench/estimator.ts [--json] [--sample N]
+
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { type CoreBackend, core, estimateTokens } from "../src/wasm/index.ts";
+import { CORPUS_RULE, listCorpus } from "./corpus.ts";
+import { type MachineInfo, machineInfo, median } from "./data.ts";
+
+/** Error target (mean absolute percentage error per file, held out). */
+export const TARGET_MAPE = 0.05;
+/** Throughput target in MB/s (1e6 bytes of UTF-8 per second), strings going into Wasm included. */
+export const TARGET_MB_PER_S = 200;
+
+/** Options of runEstimatorBench. */
+export interface EstimatorBenchOptions {
+	/** Project root containing node_modules. Default: the folder above bench/. */
+	readonly root?: string;
+	/** Use every Nth held-out file (1 = all; tests pass e.g. 10 for a quick run). Default 1. */
+	readonly sampleEvery?: number;
+	/** Bytes of text per timed throughput repeat, in MB. Default 32. */
+	readonly throughputMB?: number;
+	/** Timed repeats per throughput figure, median reported. Default 5. */
+	readonly repeats?: number;
+	/** Progress lines. Default: none. */
+	readonly log?: (line: string) => void;
+}
+
+/** Per-file error statistics (fractions, e.g. 0.035 = 3.5%). */
+export interface ErrorStats {
+	readonly mape: number;
+	readonly median: number;
+	readonly p90: number;
+	readonly worst: number;
+	readonly worstFile: string;
+	/** Sum of estimates over sum of exact counts, minus 1 (the corpus-wide bias). */
+	readonly totalBias: number;
+}
+
+/** The benchmark's result. */
+export interface EstimatorBenchResult {
+	readonly machine: MachineInfo;
+	readonly backend: CoreBackend;
+	readonly corpus: {
+		readonly rule: string;
+		readonly calibrationFiles: number;
+		readonly heldoutFiles: number;
+		readonly heldoutBytes: number;
+		readonly heldoutTokens: number;
+	};
+	readonly error: { readonly estimator: ErrorStats; readonly charsOver4: ErrorStats };
+	/** MB/s: per-file strings (encodeInto included), one large string, one large byte array, exact. */
+	readonly throughput: {
+		readonly estimatorStrings: number;
+		readonly estimatorLargeString: number;
+		readonly estimatorBytes: number;
+		readonly exactEncoder: number;
+	};
+	readonly targets: {
+		readonly mape: { readonly target: number; readonly value: number; readonly met: boolean };
+		readonly mbPerS: { readonly target: number; readonly value: number; readonly met: boolean };
+	};
+}
+
+type Encode = (text: string, options?: { disallowedSpecial?: Set<string> }) => number[];
+
+async function loadExactEncoder(): Promise<Encode> {
+	const specifier = "gpt-tokenizer/encoding/o200k_base";
+	try {
+		const mod = (await import(specifier)) as { encode: Encode };
+		return mod.encode;
+	} catch {
+		throw new Error("the estimator benchmark needs the gpt-tokenizer devDependency (npm ci in a checkout)");
+	}
+}
+
+function errorStats(rows: readonly { path: string; est: number; exact: number }[]): ErrorStats {
+	const errors = rows.map((r) => ({ path: r.path, err: Math.abs(r.est - r.exact) / r.exact }));
+	const sorted = errors.map((e) => e.err).sort((a, b) => a - b);
+	const worst = errors.reduce((w, e) => (e.err > w.err ? e : w), errors[0] ?? { path: "", err: 0 });
+	const sum = (f: (r: { est: number; exact: number }) => number) => rows.reduce((s, r) => s + f(r), 0);
+	return {
+		mape: sorted.reduce((s, v) => s + v, 0) / Math.max(1, sorted.length),
+		median: median(sorted.length > 0 ? sorted : [0]),
+		p90: sorted[Math.min(sorted.length - 1, Math.floor(0.9 * sorted.length))] ?? 0,
+		worst: worst.err,
+		worstFile: worst.path,
+		totalBias:
+			sum((r) => r.est) /
+				Math.max(
+					1,
+					sum((r) => r.exact),
+				) -
+			1,
+	};
+}
+
+/** MB/s of `run` over texts totalling `bytes`, repeated until `targetBytes`, median of repeats. */
+function rate(bytes: number, targetBytes: number, repeats: number, run: () => void): number {
+	const rounds = Math.max(1, Math.ceil(targetBytes / Math.max(1, bytes)));
+	run(); // warm-up
+	const rates: number[] = [];
+	for (let r = 0; r < repeats; r++) {
+		const t0 = performance.now();
+		for (let i = 0; i < rounds; i++) run();
+		rates.push((bytes * rounds) / ((performance.now() - t0) * 1e3));
+	}
+	return median(rates);
+}
+
+/** Runs the estimator benchmark (a few seconds with the defaults). */
+export async function runEstimatorBench(options: EstimatorBenchOptions = {}): Promise<EstimatorBenchResult> {
+	const root = options.root ?? join(dirname(fileURLToPath(import.meta.url)), "..");
+	const every = Math.max(1, Math.floor(options.sampleEvery ?? 1));
+	const targetBytes = (options.throughputMB ?? 32) * 1e6;
+	const repeats = Math.max(1, Math.floor(options.repeats ?? 5));
+	const log = options.log ?? (() => {});
+	const encode = await loadExactEncoder();
+	const corpus = listCorpus({ root });
+	const heldout = corpus.filter((f) => f.split === "heldout").filter((_, i) => i % every === 0);
+	if (heldout.length === 0) throw new Error(`no corpus files under ${join(root, "node_modules")}`);
+	const decoder = new TextDecoder();
+	const files = heldout.map((f) => {
+		const bytes = new Uint8Array(readFileSync(join(root, f.path)));
+		return { path: f.path, text: decoder.decode(bytes), bytes };
+	});
+	const totalBytes = files.reduce((s, f) => s + f.bytes.length, 0);
+	log(`estimator: ${files.length} held-out files, ${(totalBytes / 1e6).toFixed(1)} MB; exact o200k_base counts`);
+	const noSpecial = { disallowedSpecial: new Set<string>() };
+	const t0 = performance.now();
+	const exact = files.map((f) => encode(f.text, noSpecial).length);
+	const exactRate = totalBytes / ((performance.now() - t0) * 1e3);
+	const rows = files.map((f, i) => ({ path: f.path, exact: exact[i] ?? 0, text: f.text })).filter((r) => r.exact > 0);
+	const estimator = errorStats(rows.map((r) => ({ ...r, est: estimateTokens(r.text) })));
+	const charsOver4 = errorStats(rows.map((r) => ({ ...r, est: Math.round(r.text.length / 4) })));
+
+	log("estimator: throughput");
+	const large = files.map((f) => f.text).join("\n");
+	const largeBytes = new TextEncoder().encode(large);
+	let sink = 0;
+	const strings = rate(totalBytes, targetBytes, repeats, () => {
+		for (const f of files) sink += estimateTokens(f.text);
+	});
+	const largeString = rate(largeBytes.length, targetBytes, repeats, () => {
+		sink += estimateTokens(large);
+	});
+	const bytesRate = rate(largeBytes.length, targetBytes, repeats, () => {
+		sink += estimateTokens(largeBytes);
+	});
+	if (sink < 0) log("unreachable");
+	return {
+		machine: machineInfo(),
+		backend: core().backend,
+		corpus: {
+			rule: CORPUS_RULE,
+			calibrationFiles: corpus.filter((f) => f.split === "calibration").length,
+			heldoutFiles: rows.length,
+			heldoutBytes: totalBytes,
+			heldoutTokens: exact.reduce((s, v) => s + v, 0),
+		},
+		error: { estimator, charsOver4 },
+		throughput: {
+			estimatorStrings: strings,
+			estimatorLargeString: largeString,
+			estimatorBytes: bytesRate,
+			exactEncoder: exactRate,
+		},
+		targets: {
+			mape: { target: TARGET_MAPE, value: estimator.mape, met: estimator.mape <= TARGET_MAPE },
+			mbPerS: { target: TARGET_MB_PER_S, value: strings, met: strings >= TARGET_MB_PER_S },
+		},
+	};
+}
+
+const pct = (v: number) => `${(v * 100).toFixed(2)}%`;
+const mbs = (v: number) => `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} MB/s`;
+
+function table(head: string[], rows: string[][]): string[] {
+	const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+	const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+	return [line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
+}
+
+/** The result as Markdown tables headed by the machine line. */
+export function renderEstimatorTable(r: EstimatorBenchResult): string {
+	const m = r.machine;
+	const errRow = (name: string, s: ErrorStats) => [
+		name,
+		pct(s.mape),
+		pct(s.median),
+		pct(s.p90),
+		pct(s.worst),
+		s.worstFile,
+		pct(s.totalBias),
+	];
+	const t = r.throughput;
+	return [
+		`Node ${m.node}, ${m.cpu} x${m.cores}, ${m.platform}, ${m.date}`,
+		`corpus: ${r.corpus.rule}`,
+		`held out: ${r.corpus.heldoutFiles} files, ${(r.corpus.heldoutBytes / 1e6).toFixed(2)} MB, ${r.corpus.heldoutTokens} o200k_base tokens (calibration half: ${r.corpus.calibrationFiles} files)`,
+		"",
+		...table(
+			["estimator (per-file error)", "MAPE", "median", "p90", "worst", "worst file", "total bias"],
+			[errRow(`pi-fold estimateTokens (${r.backend})`, r.error.estimator), errRow("chars/4", r.error.charsOver4)],
+		),
+		"",
+		...table(
+			["throughput", "rate"],
+			[
+				["estimateTokens(string), per file (encodeInto included)", mbs(t.estimatorStrings)],
+				["estimateTokens(string), one large string", mbs(t.estimatorLargeString)],
+				["estimateTokens(Uint8Array), one large buffer", mbs(t.estimatorBytes)],
+				["gpt-tokenizer o200k_base encode (exact)", mbs(t.exactEncoder)],
+			],
+		),
+		"",
+		`targets: MAPE <= ${pct(r.targets.mape.target)}: ${pct(r.targets.mape.value)} ${r.targets.mape.met ? "met" : "MISSED"}; ` +
+			`>= ${r.targets.mbPerS.target} MB/s: ${mbs(r.targets.mbPerS.value)} ${r.targets.mbPerS.met ? "met" : "MISSED"}`,
+		"",
+	].join("\n");
+}
+
+// Run alone only when this very file is the entry point (not when bundled into the CLI).
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url.endsWith("/estimator.ts") && import.meta.url === pathToFileURL(entry).href) {
+	const args = process.argv.slice(2);
+	const sampleAt = args.indexOf("--sample");
+	const sampleEvery = sampleAt >= 0 ? Number(args[sampleAt + 1]) : 1;
+	const result = await runEstimatorBench({ sampleEvery, log: (line) => process.stderr.write(`${line}\n`) });
+	process.stdout.write(args.includes("--json") ? `${JSON.stringify(result, null, 2)}\n` : renderEstimatorTable(result));
+}

@@ -1,0 +1,292 @@
+// The hashing benchmarks of pi-fold/verify: every row times pi-fold and its peers side by side in
+// one run (round-robin repeats, median), and states the target ratio (peer time / pi-fold time).
+// Data is generated with a seeded PRNG and written to a temporary store that is removed afterwards.
+// Not a timed test: `pi-fold bench` (default 512 MB) or `npm exec -- node bench/run.ts --size 64`.
+
+import { hash as cryptoHash } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSHA256 } from "hash-wasm";
+import {
+	createSha256,
+	engineCalibration,
+	readVerifiedRange,
+	sha256Many,
+	verifyBlob,
+	verifyStore,
+	writeBlob,
+} from "../src/verify/index.ts";
+import { closeSharedPools, VerifyPool } from "../src/verify/pool.ts";
+import { type MachineInfo, machineInfo, median, Prng } from "./data.ts";
+import { hashWasmOneThread, hashWasmStreamFile, nodeOneThread, nodeStreamFile, nodeWorkers } from "./peers.ts";
+
+const MB = 1024 * 1024;
+
+/** Sizes and repeats of one run; defaults are the issue's full sizes. */
+export interface HashingBenchOptions {
+	/** Size of the mixed store in MiB (default 512). */
+	storeMiB?: number;
+	/** Size of the single large blob in MiB (default 512). */
+	blobMiB?: number;
+	/** Size of the single-stream buffer in MiB (default 64). */
+	streamMiB?: number;
+	/** Count of 2 KB messages (default 10,000) and of 64 B messages (default 131,072). */
+	messages2k?: number;
+	messages64?: number;
+	/** Timed repeats per contender, median reported (default 3). */
+	repeats?: number;
+	/** Worker threads of pi-fold and of the threaded peer (default 2). */
+	workers?: number;
+	/** Progress lines (default none). */
+	log?: (line: string) => void;
+}
+
+/** One contender's median time. */
+export interface Timing {
+	label: string;
+	ms: number;
+	mbPerS: number;
+}
+
+/** A target: pi-fold must be at least `min` times faster than `peer` (ratio = peer ms / pi-fold ms). */
+export interface TargetCheck {
+	peer: string;
+	min: number;
+	ratio: number;
+	met: boolean;
+}
+
+export interface ScenarioResult {
+	id: string;
+	title: string;
+	bytes: number;
+	ours: Timing;
+	peers: Timing[];
+	targets: TargetCheck[];
+	note?: string;
+}
+
+export interface HashingBenchResult {
+	machine: MachineInfo;
+	options: Required<Omit<HashingBenchOptions, "log">>;
+	engine: ReturnType<typeof engineCalibration>;
+	scenarios: ScenarioResult[];
+}
+
+type Runner = () => unknown;
+
+/** Runs each contender `repeats` times round-robin (after a warm-up) and returns median ms per label. */
+async function race(contenders: Record<string, Runner>, repeats: number): Promise<Record<string, number>> {
+	const times: Record<string, number[]> = {};
+	for (const [label, run] of Object.entries(contenders)) {
+		await run();
+		times[label] = [];
+	}
+	for (let r = 0; r < repeats; r++) {
+		for (const [label, run] of Object.entries(contenders)) {
+			const start = performance.now();
+			await run();
+			times[label]?.push(performance.now() - start);
+		}
+	}
+	return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+}
+
+function scenario(
+	id: string,
+	title: string,
+	bytes: number,
+	ms: Record<string, number>,
+	ours: string,
+	targets: Record<string, number>,
+): ScenarioResult {
+	const timing = (label: string): Timing => {
+		const t = ms[label] as number;
+		return { label, ms: t, mbPerS: bytes / 1e6 / (t / 1e3) };
+	};
+	const oursT = timing(ours);
+	const peers = Object.keys(ms)
+		.filter((k) => k !== ours)
+		.map(timing);
+	const checks = peers.map((p) => {
+		const ratio = p.ms / oursT.ms;
+		const min = targets[p.label] ?? 0;
+		return { peer: p.label, min, ratio, met: ratio >= min };
+	});
+	return { id, title, bytes, ours: oursT, peers, targets: checks };
+}
+
+/** Writes a deterministic mixed store: 4 large blobs holding 3/4 of the bytes, the rest small (1-256 KiB). */
+async function buildStore(dir: string, bytes: number, prng: Prng): Promise<{ blobs: number }> {
+	const large = Math.floor((bytes * 0.75) / 4);
+	let blobs = 0;
+	for (let i = 0; i < 4; i++, blobs++) await writeBlob(dir, prng.bytes(large), { durable: false });
+	let left = bytes - 4 * large;
+	while (left > 0) {
+		const size = Math.min(left, Math.round(1024 * 256 ** (prng.u32() / 2 ** 32)));
+		await writeBlob(dir, prng.bytes(size), { durable: false });
+		left -= size;
+		blobs++;
+	}
+	return { blobs };
+}
+
+function check(ok: boolean, what: string): void {
+	if (!ok) throw new Error(`benchmark self-check failed: ${what}`);
+}
+
+/** Runs every hashing benchmark once and returns the results (see HashingBenchOptions for sizes). */
+export async function runHashingBench(options: HashingBenchOptions = {}): Promise<HashingBenchResult> {
+	const o = {
+		storeMiB: options.storeMiB ?? 512,
+		blobMiB: options.blobMiB ?? 512,
+		streamMiB: options.streamMiB ?? 64,
+		messages2k: options.messages2k ?? 10_000,
+		messages64: options.messages64 ?? 131_072,
+		repeats: options.repeats ?? 3,
+		workers: options.workers ?? 2,
+	};
+	const log = options.log ?? (() => {});
+	const prng = new Prng(0x5eed);
+	const engine = engineCalibration();
+	const scenarios: ScenarioResult[] = [];
+	const root = await mkdtemp(join(tmpdir(), "pi-fold-bench-"));
+	// Both threaded set-ups keep their workers warm across repeats (pi-fold's is its shared pool).
+	const peerPool = new VerifyPool(o.workers);
+	try {
+		// 1. A mixed store, end to end.
+		log(`writing a ${o.storeMiB} MiB mixed store...`);
+		const storeDir = join(root, "store");
+		const { blobs } = await buildStore(storeDir, o.storeMiB * MB, prng);
+		log(`verifying the store (${blobs} blobs)...`);
+		const storeMs = await race(
+			{
+				"pi-fold verifyStore": async () => check((await verifyStore(storeDir, { workers: o.workers })).ok, "store ok"),
+				[`node:crypto ${o.workers} workers`]: async () => check((await nodeWorkers(storeDir, peerPool)) === 0, "peer"),
+				"node:crypto 1 thread": () => check(nodeOneThread(storeDir) === 0, "peer"),
+				"hash-wasm 1 thread": async () => check((await hashWasmOneThread(storeDir)) === 0, "peer"),
+			},
+			o.repeats,
+		);
+		const s = scenario(
+			"store",
+			`verify a ${o.storeMiB} MiB store (${blobs} blobs: 4 large, rest 1-256 KiB)`,
+			o.storeMiB * MB,
+			storeMs,
+			"pi-fold verifyStore",
+			{
+				[`node:crypto ${o.workers} workers`]: 1.1,
+				"node:crypto 1 thread": 2,
+				"hash-wasm 1 thread": 4,
+			},
+		);
+		scenarios.push(s);
+		await rm(storeDir, { recursive: true, force: true });
+
+		// 2. One large blob, and 3. a bounded peek inside it.
+		log(`writing one ${o.blobMiB} MiB blob...`);
+		const blobDir = join(root, "blob");
+		const written = await writeBlob(blobDir, prng.bytes(o.blobMiB * MB), { durable: false });
+		log("verifying the blob...");
+		const blobMs = await race(
+			{
+				"pi-fold verifyBlob (chunk tree)": async () =>
+					check((await verifyBlob(blobDir, written.digest, { workers: o.workers })).ok, "blob ok"),
+				"node:crypto single stream": () => check(nodeStreamFile(written.path) === written.digest, "peer"),
+				"hash-wasm single stream": async () =>
+					check((await hashWasmStreamFile(written.path)) === written.digest, "peer"),
+			},
+			o.repeats,
+		);
+		scenarios.push(
+			scenario("blob", `verify one ${o.blobMiB} MiB blob`, o.blobMiB * MB, blobMs, "pi-fold verifyBlob (chunk tree)", {
+				"node:crypto single stream": 2,
+			}),
+		);
+		log("peeking 64 KB...");
+		const peeks: number[] = [];
+		for (let i = 0; i < 41; i++) {
+			const offset = prng.int(0, o.blobMiB * MB - 65536);
+			const start = performance.now();
+			const r = readVerifiedRange(blobDir, written.digest, offset, 65536);
+			peeks.push(performance.now() - start);
+			check(r.bytes.length === 65536, "peek length");
+		}
+		const peekMs = median(peeks.slice(1));
+		const wholeMs = blobMs["pi-fold verifyBlob (chunk tree)"] as number;
+		scenarios.push({
+			id: "peek",
+			title: `bounded 64 KB peek inside the ${o.blobMiB} MiB blob (median of 40 offsets)`,
+			bytes: 65536,
+			ours: { label: "pi-fold readVerifiedRange", ms: peekMs, mbPerS: 65536 / 1e6 / (peekMs / 1e3) },
+			peers: [
+				{ label: "pi-fold verifyBlob (whole blob)", ms: wholeMs, mbPerS: (o.blobMiB * MB) / 1e6 / (wholeMs / 1e3) },
+			],
+			targets: [
+				{ peer: "pi-fold verifyBlob (whole blob)", min: 100, ratio: wholeMs / peekMs, met: wholeMs / peekMs >= 100 },
+			],
+		});
+		await rm(blobDir, { recursive: true, force: true });
+
+		// 4. Many small messages, digested one each.
+		const hw = await createSHA256();
+		for (const [count, size, min] of [
+			[o.messages2k, 2048, 1.5],
+			[o.messages64, 64, 4],
+		] as const) {
+			const pool = prng.bytes(count * size);
+			const messages = Array.from({ length: count }, (_, i) => pool.subarray(i * size, (i + 1) * size));
+			const ms = await race(
+				{
+					"pi-fold sha256Many": () => sha256Many(messages),
+					"node:crypto crypto.hash each": () => {
+						for (const m of messages) cryptoHash("sha256", m, "buffer");
+					},
+					"hash-wasm each": () => {
+						for (const m of messages) hw.init().update(m).digest("binary");
+					},
+				},
+				Math.max(o.repeats, 7),
+			);
+			scenarios.push(
+				scenario(
+					`messages-${size}`,
+					`${count} x ${size} B messages, one digest each`,
+					count * size,
+					ms,
+					"pi-fold sha256Many",
+					{
+						"node:crypto crypto.hash each": min,
+					},
+				),
+			);
+		}
+
+		// 5. Plain single stream over a buffer: report only.
+		const buf = prng.bytes(o.streamMiB * MB);
+		const streamMs = await race(
+			{
+				"pi-fold Wasm Sha256": () => createSha256({ engine: "wasm" }).update(buf).digest(),
+				"node:crypto": () => cryptoHash("sha256", buf, "buffer"),
+				"hash-wasm": () => hw.init().update(buf).digest("binary"),
+			},
+			o.repeats,
+		);
+		const st = scenario(
+			"stream",
+			`single stream over a ${o.streamMiB} MiB buffer (report only)`,
+			o.streamMiB * MB,
+			streamMs,
+			"pi-fold Wasm Sha256",
+			{},
+		);
+		st.note = "no target: the product hashes single streams with whichever engine calibration picks";
+		scenarios.push(st);
+	} finally {
+		await peerPool.close();
+		await closeSharedPools();
+		await rm(root, { recursive: true, force: true });
+	}
+	return { machine: machineInfo(), options: o, engine, scenarios };
+}
