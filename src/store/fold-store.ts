@@ -1,0 +1,320 @@
+// The fold store: each fold's exact source (canonical bytes, UTF-8) stored content-addressed by
+// SHA-256 with the verifier's layout (src/verify: `<dir>/sha256/<2 hex>/<64 hex>`, a `.tree` chunk
+// sidecar beside sources larger than the tree threshold, atomic tmp+fsync+rename writes, files 0444,
+// directories 0700). Every read is verified before a byte is returned:
+//
+// - `read(sha, label)` reads the whole blob and hashes it against its name.
+// - `readSlice(sha, offset, bytes, label)` returns the UTF-8-snapped range [offset, offset+bytes)
+//   (outward snapping, so paging with offset = previous end tiles the source exactly). Small blobs
+//   (no sidecar) are hashed whole. Large blobs are verified by the sidecar chunks the range touches
+//   only, with the sidecar's root PINNED: by `put` in this process, or, the first time an unpinned
+//   large blob is sliced (after a restart), by one whole-blob verification that also recomputes the
+//   root. So a consistently rewritten blob + sidecar pair never passes on trust. Any chunk-level
+//   failure falls back to whole verification against the name; only a blob that does not hash to its
+//   name (or is missing, or is not a regular file) is refused.
+//
+// Refusals throw SourceVerificationError naming the caller's label (e.g. "fold f0123…") and both
+// digests (actual null when there is no readable blob); nothing unverified is ever returned.
+// This module does its own file I/O (async reads; bounded slices use the verifier's sync reads).
+
+import { constants, lstatSync } from "node:fs";
+import { lstat, mkdir, open, rm } from "node:fs/promises";
+import {
+	blobPath,
+	blobRelPath,
+	chunkDigestsOf,
+	DEFAULT_CHUNK_SIZE,
+	DEFAULT_TREE_MIN_BYTES,
+	DIR_MODE,
+	isDigestHex,
+	loadTree,
+	makeTree,
+	readVerifiedRange,
+	sha256Hex,
+	treePath,
+	writeBlob,
+} from "../verify/index.ts";
+import { snapUtf8Range } from "../wasm/index.ts";
+
+/** Why a stored source was refused. */
+export type SourceFailure = "missing" | "mismatch" | "unreadable";
+
+/** A stored fold source failed verification (or is missing); nothing from it was returned. */
+export class SourceVerificationError extends Error {
+	override name = "SourceVerificationError";
+	/** The caller's label, e.g. "fold f0123456789abcdef". */
+	readonly label: string;
+	/** The SHA-256 the source must have (its address). */
+	readonly expected: string;
+	/** The SHA-256 of what is on disk, or null when there is no readable blob. */
+	readonly actual: string | null;
+	readonly reason: SourceFailure;
+	constructor(label: string, expected: string, actual: string | null, reason: SourceFailure, detail = "") {
+		const found = actual ?? (reason === "missing" ? "none (blob missing)" : "none (blob unreadable)");
+		super(
+			`${label}: stored source failed verification: expected sha256 ${expected}, actual sha256 ${found}` +
+				`${detail ? ` (${detail})` : ""}; nothing from it was returned`,
+		);
+		this.label = label;
+		this.expected = expected;
+		this.actual = actual;
+		this.reason = reason;
+	}
+}
+
+/** One verification the store performed (for status, tests and benchmarks). */
+export interface VerifyEvent {
+	readonly sha256: string;
+	/** "chunks": only sidecar chunks [first, end) were hashed; "whole": the blob was hashed against its name. */
+	readonly method: "chunks" | "whole";
+	readonly bytesHashed: number;
+	readonly chunks?: readonly [number, number];
+}
+
+/**
+ * FoldStore options (all optional):
+ * - `chunkSize` of large sources' chunk trees (default DEFAULT_CHUNK_SIZE, 1 MiB, from src/verify);
+ * - `treeMinBytes`: sources larger than this get a chunk tree (default DEFAULT_TREE_MIN_BYTES, 4 MiB);
+ * - `durable`: fsync files and folders on put (default true; false only for throwaway stores);
+ * - `onVerify`: called after each successful verification (see VerifyEvent).
+ */
+export interface FoldStoreOptions {
+	readonly chunkSize?: number;
+	readonly treeMinBytes?: number;
+	readonly durable?: boolean;
+	readonly onVerify?: (event: VerifyEvent) => void;
+}
+
+/** Bytes read before/after a requested range so outward UTF-8 snapping sees whole characters. */
+const SNAP_PAD_BEFORE = 3;
+const SNAP_PAD_AFTER = 4;
+const NOFOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+
+type Whole = { ok: true; bytes: Uint8Array } | { ok: false; error: SourceVerificationError };
+
+function checkDigest(fn: string, sha: string): void {
+	if (!isDigestHex(sha)) throw new TypeError(`FoldStore.${fn}(): not a SHA-256 digest (64 lowercase hex): ${sha}`);
+}
+
+function errnoOf(error: unknown): string | undefined {
+	return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** A content-addressed, verified store of fold sources rooted at `dir` (created lazily, 0700). */
+export class FoldStore {
+	readonly dir: string;
+	private readonly options: FoldStoreOptions;
+	/** Chunk-tree roots known to be authentic (from put, or a whole verification in this process). */
+	private readonly roots = new Map<string, string>();
+	private readonly inflight = new Map<string, Promise<{ sha256: string; bytes: number }>>();
+	private rootReady: Promise<void> | undefined;
+
+	constructor(dir: string, options: FoldStoreOptions = {}) {
+		this.dir = dir;
+		this.options = options;
+	}
+
+	/** True when a blob file exists at the source's address (not a verification). */
+	has(sha256: string): boolean {
+		return isDigestHex(sha256) && exists(blobPath(this.dir, sha256));
+	}
+
+	/**
+	 * Stores `source` (UTF-8) under its SHA-256: atomic, 0444, idempotent. An existing blob that
+	 * verifies is kept; a damaged one (or a damaged sidecar) is replaced by the correct bytes.
+	 */
+	put(source: string): Promise<{ sha256: string; bytes: number }> {
+		const data = Buffer.from(source, "utf8");
+		const sha = sha256Hex(data);
+		const running = this.inflight.get(sha);
+		if (running) return running;
+		const job = this.putBytes(sha, data).finally(() => this.inflight.delete(sha));
+		this.inflight.set(sha, job);
+		return job;
+	}
+
+	/** The whole source, hashed against its address before it is returned. */
+	async read(sha256: string, label: string): Promise<string> {
+		checkDigest("read", sha256);
+		const whole = await this.readWhole(sha256, label);
+		if (!whole.ok) throw whole.error;
+		return Buffer.from(whole.bytes.buffer, whole.bytes.byteOffset, whole.bytes.byteLength).toString("utf8");
+	}
+
+	/**
+	 * The verified UTF-8 slice covering [offset, offset + bytes) of the source, snapped outward to
+	 * character boundaries and clamped to its size. `start`/`end` are byte offsets; page with
+	 * `offset = previous end` until `end === totalBytes`.
+	 */
+	async readSlice(
+		sha256: string,
+		offset: number,
+		bytes: number,
+		label: string,
+	): Promise<{ text: string; start: number; end: number; totalBytes: number }> {
+		checkDigest("readSlice", sha256);
+		if (!Number.isSafeInteger(offset) || offset < 0)
+			throw new RangeError(`FoldStore.readSlice(): offset must be an integer >= 0, got ${offset}`);
+		if (!Number.isSafeInteger(bytes) || bytes < 0)
+			throw new RangeError(`FoldStore.readSlice(): bytes must be an integer >= 0, got ${bytes}`);
+		const pinned = this.roots.get(sha256);
+		let tree: ReturnType<typeof loadTree>;
+		try {
+			tree = loadTree(this.dir, sha256);
+		} catch {
+			tree = undefined; // a damaged or foreign sidecar: the name still decides
+		}
+		if (tree && pinned !== undefined) {
+			const size = tree.blobSize;
+			const from = Math.min(offset, size);
+			const to = Math.min(size, from + bytes);
+			const wStart = Math.max(0, from - SNAP_PAD_BEFORE);
+			const wEnd = Math.min(size, to + SNAP_PAD_AFTER);
+			try {
+				const range = readVerifiedRange(this.dir, sha256, wStart, wEnd - wStart, { expectedRoot: pinned });
+				if (range.chunks)
+					this.options.onVerify?.({
+						sha256,
+						method: "chunks",
+						bytesHashed: Math.min(size, range.chunks[1] * tree.chunkSize) - range.chunks[0] * tree.chunkSize,
+						chunks: range.chunks,
+					});
+				return sliceOf(range.bytes, range.start, from, to, size);
+			} catch (error) {
+				if (errnoOf(error) === "ENOENT") throw new SourceVerificationError(label, sha256, null, "missing");
+				// chunk mismatch, size mismatch or a foreign root: decide by the whole blob's name
+			}
+		}
+		const whole = await this.readWhole(sha256, label);
+		if (!whole.ok) throw whole.error;
+		if (tree) {
+			const digests = chunkDigestsOf(whole.bytes, tree.chunkSize);
+			this.roots.set(sha256, makeTree(sha256, tree.chunkSize, whole.bytes.length, digests).root);
+		}
+		const size = whole.bytes.length;
+		const from = Math.min(offset, size);
+		return sliceOf(whole.bytes, 0, from, Math.min(size, from + bytes), size);
+	}
+
+	private async putBytes(sha: string, data: Uint8Array): Promise<{ sha256: string; bytes: number }> {
+		await this.ensureRoot();
+		const path = blobPath(this.dir, sha);
+		if (exists(path)) {
+			const existing = await this.readWhole(sha, `source ${sha}`);
+			if (!existing.ok) {
+				await rm(path, { force: true });
+				await rm(treePath(this.dir, sha), { force: true });
+			} else if (data.length <= this.treeMin()) {
+				return { sha256: sha, bytes: data.length };
+			} else {
+				const root = this.authenticRoot(sha, data);
+				if (root !== undefined) {
+					this.roots.set(sha, root);
+					return { sha256: sha, bytes: data.length };
+				}
+				await rm(treePath(this.dir, sha), { force: true }); // writeBlob rewrites a missing sidecar
+			}
+		}
+		const written = await writeBlob(this.dir, data, {
+			chunkSize: this.options.chunkSize ?? DEFAULT_CHUNK_SIZE,
+			treeMinBytes: this.treeMin(),
+			durable: this.options.durable ?? true,
+		});
+		if (written.tree) this.roots.set(sha, written.tree.root);
+		return { sha256: sha, bytes: data.length };
+	}
+
+	/** The on-disk sidecar's root when it matches `data` (the authentic bytes), else undefined. */
+	private authenticRoot(sha: string, data: Uint8Array): string | undefined {
+		try {
+			const tree = loadTree(this.dir, sha);
+			if (!tree) return undefined;
+			const root = makeTree(sha, tree.chunkSize, data.length, chunkDigestsOf(data, tree.chunkSize)).root;
+			return tree.root === root ? root : undefined;
+		} catch {
+			return undefined;
+		}
+	}
+
+	private treeMin(): number {
+		return this.options.treeMinBytes ?? DEFAULT_TREE_MIN_BYTES;
+	}
+
+	/** Creates the root (0700) once and refuses a root that is a symlink or owned by someone else. */
+	private ensureRoot(): Promise<void> {
+		this.rootReady ??= (async () => {
+			await mkdir(this.dir, { recursive: true, mode: DIR_MODE });
+			const st = await lstat(this.dir);
+			if (!st.isDirectory()) throw new Error(`fold store path is not a directory: ${this.dir}`);
+			const uid = process.getuid?.();
+			if (uid !== undefined && st.uid !== uid)
+				throw new Error(`fold store ${this.dir} is owned by uid ${st.uid}, not this user (${uid}); refusing it`);
+		})().catch((error) => {
+			this.rootReady = undefined;
+			throw error;
+		});
+		return this.rootReady;
+	}
+
+	/** Reads the whole blob (never following a symlink) and hashes it against its name. */
+	private async readWhole(sha: string, label: string): Promise<Whole> {
+		let handle: Awaited<ReturnType<typeof open>>;
+		try {
+			handle = await open(blobPath(this.dir, sha), NOFOLLOW);
+		} catch (error) {
+			const code = errnoOf(error);
+			if (code === "ENOENT" || code === "ENOTDIR")
+				return { ok: false, error: new SourceVerificationError(label, sha, null, "missing", blobRelPath(sha)) };
+			const why = code === "ELOOP" ? "a symlink, not followed" : `cannot read: ${code ?? String(error)}`;
+			return { ok: false, error: new SourceVerificationError(label, sha, null, "unreadable", why) };
+		}
+		try {
+			const st = await handle.stat();
+			if (!st.isFile())
+				return { ok: false, error: new SourceVerificationError(label, sha, null, "unreadable", "not a regular file") };
+			const bytes = new Uint8Array(st.size);
+			let done = 0;
+			while (done < bytes.length) {
+				const { bytesRead } = await handle.read(bytes, done, bytes.length - done, done);
+				if (bytesRead === 0) break;
+				done += bytesRead;
+			}
+			const actual = sha256Hex(bytes.subarray(0, done));
+			if (actual !== sha || done < bytes.length)
+				return {
+					ok: false,
+					error: new SourceVerificationError(label, sha, actual, "mismatch", `${blobRelPath(sha)} was altered`),
+				};
+			this.options.onVerify?.({ sha256: sha, method: "whole", bytesHashed: done });
+			return { ok: true, bytes };
+		} finally {
+			await handle.close();
+		}
+	}
+}
+
+function exists(path: string): boolean {
+	try {
+		lstatSync(path);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function sliceOf(
+	window: Uint8Array,
+	windowStart: number,
+	from: number,
+	to: number,
+	totalBytes: number,
+): { text: string; start: number; end: number; totalBytes: number } {
+	const local = snapUtf8Range(window, from - windowStart, to - from);
+	const view = window.subarray(local.start, local.end);
+	return {
+		text: Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString("utf8"),
+		start: windowStart + local.start,
+		end: windowStart + local.end,
+		totalBytes,
+	};
+}

@@ -1,0 +1,26 @@
+// pi-fold/store: the public face of the on-disk layer (src/verify does the hashing and layout).
+// - FoldStore: fold sources content-addressed by SHA-256, atomic 0444 writes in 0700 folders, every
+//   read verified (whole, or by the touched chunks of a pinned chunk tree for bounded slices);
+//   SourceVerificationError names the fold label and both digests.
+// - resolveStoreDir: `<sessionDir>/<storeDirName>`, or a per-user fallback under os.tmpdir() keyed
+//   by session id for in-memory sessions.
+// - EvidenceStore: read-only artifacts of oversized tool results with a cumulative per-session cap
+//   (DEFAULT_EVIDENCE_CAP_BYTES, 512 MiB), recovered after a restart by scanning the folder.
+// The classes do file I/O; resolveStoreDir is pure.
+
+export { defaultFallbackRoot, resolveStoreDir, sessionKey } from "./dir.ts";
+export {
+	DEFAULT_EVIDENCE_CAP_BYTES,
+	type EvidenceOwner,
+	type EvidencePut,
+	EvidenceStore,
+	type EvidenceStoreOptions,
+	ownerRelDir,
+} from "./evidence.ts";
+export {
+	FoldStore,
+	type FoldStoreOptions,
+	type SourceFailure,
+	SourceVerificationError,
+	type VerifyEvent,
+} from "./fold-store.ts";
