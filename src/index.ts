@@ -1,13 +1,12 @@
-// pi-fold's Pi package entry. The folding runtime (tool, hooks, commands) registers here; until it
-// lands this entry loads, proves the embedded Wasm core instantiates inside Pi, and registers nothing.
+// pi-fold's Pi package entry: the default export registers pi-fold with its default options; hosts
+// that want other options call the named `registerPiFold(pi, options)`. Registration lives in
+// src/pi/register.ts.
 
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { core } from "./wasm/index.ts";
+import { registerPiFold } from "./pi/register.ts";
 
-/** Registers pi-fold on a Pi extension API. */
-export function registerPiFold(_pi: ExtensionAPI): void {
-	core();
-}
+export { type PiFoldOptions, resolveOptions } from "./pi/options.ts";
+export { registerPiFold };
 
 export default function piFold(pi: ExtensionAPI): void {
 	registerPiFold(pi);

@@ -51,11 +51,12 @@ describe("the pi CLI with pi-fold installed by `pi install <dir>`", () => {
 			"--model",
 			"faux-1",
 			"--tools",
-			"read",
+			"read,active_context",
 			"hello",
 		]);
 		expect(stderr).not.toMatch(/Failed to load extension/);
 		expect(code).toBe(0);
-		expect(stdout.trim()).toBe("tools offered: read");
+		// pi-fold's context tool reaches the model next to the built-in one.
+		expect(stdout.trim()).toBe("tools offered: active_context,read");
 	});
 });

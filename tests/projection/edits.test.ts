@@ -27,6 +27,12 @@ function fold(from: number, to: number, brief: string): FoldRecord {
 	};
 }
 
+/** The replacement text of an implied brief edit. */
+function contentOf(edit: { replacement: unknown } | undefined): string {
+	const replacement = edit?.replacement as { content?: unknown } | null | undefined;
+	return typeof replacement?.content === "string" ? replacement.content : "";
+}
+
 const names = { brandNoun: "active-context", toolName: "active_context" };
 const f1 = fold(1, 4, "a.ts and b.ts define the parser");
 const f2 = fold(5, 7, "c.ts holds the lexer tables");
@@ -50,14 +56,14 @@ describe("edits a fold state implies", () => {
 			["b1-r0", "omit"],
 			["b1-r1", "omit"],
 		]);
-		expect((edits[0]?.replacement as { content: string }).content).toContain(f1.brief);
+		expect(contentOf(edits[0])).toContain(f1.brief);
 	});
 
 	it("gives each fold a placeholder that names nothing about its neighbours", () => {
 		const alone = implied([f1], []);
 		const withNeighbour = implied([f1, f2], []);
 		expect(withNeighbour[0]).toEqual(alone[0]);
-		expect((alone[0]?.replacement as { content: string }).content).not.toContain(f2.id);
+		expect(contentOf(alone[0])).not.toContain(f2.id);
 	});
 
 	it("restores an expanded fold's entries to their original content", () => {
