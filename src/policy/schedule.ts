@@ -96,11 +96,6 @@ function topUp(input: ScheduleInput, freed: number, target: number): { ladder: P
 export function planCommit(input: ScheduleInput): CommitPlan {
 	const occ = input.occupancyTokens / input.budget.budgetTokens;
 	const target = COMMIT_TARGET_SHARE * input.budget.budgetTokens;
-	const staleToolMass = input.tools.reduce((sum, p) => sum + p.freedTokens, 0);
-	const pressure = occ >= QUIET_OCCUPANCY && staleToolMass >= MIN_STALE_TOOL_SHARE * input.budget.budgetTokens;
-	const backstop = occ >= PRESSURE_BACKSTOP_OCCUPANCY;
-	const automatic = !input.paused && (pressure || backstop);
-
 	const refused = input.marks
 		.filter((m) => m.protectedBy !== null)
 		.map((m) => ({ id: m.id, reason: m.protectedBy as string }));
@@ -109,6 +104,16 @@ export function planCommit(input: ScheduleInput): CommitPlan {
 	const waiting = input.marks
 		.filter((m) => m.protectedBy === null && m.inFreshTail && !tailAdjacent(m))
 		.map((m) => m.id);
+
+	// Stale mass outside the fresh tail: what the tool rung could fold plus what standing marks
+	// already claim (the rung skips ranges marks cover, so marks must count here or a session whose
+	// agent marks everything would only ever commit at the backstop).
+	const staleToolMass =
+		input.tools.reduce((sum, p) => sum + p.freedTokens, 0) +
+		ready.filter((m) => !m.inFreshTail).reduce((sum, m) => sum + m.freedTokens, 0);
+	const pressure = occ >= QUIET_OCCUPANCY && staleToolMass >= MIN_STALE_TOOL_SHARE * input.budget.budgetTokens;
+	const backstop = occ >= PRESSURE_BACKSTOP_OCCUPANCY;
+	const automatic = !input.paused && (pressure || backstop);
 
 	if (input.mode === "immediate") {
 		if (!input.decisionsPending && !automatic)
@@ -121,7 +126,9 @@ export function planCommit(input: ScheduleInput): CommitPlan {
 	}
 
 	const markFreed = ready.reduce((sum, m) => sum + m.freedTokens, 0);
-	const atEnd = ready.some(tailAdjacent);
+	// Only a decision of the agent or the human applies at once: a ladder mark at the end (e.g. the
+	// blockingTools fold) must not rewrite below QUIET_OCCUPANCY.
+	const atEnd = ready.some((m) => m.actor !== "ladder" && tailAdjacent(m));
 	const opensEpoch = input.expandPending;
 	if (!automatic && !opensEpoch && !atEnd && !input.decisionsPending) {
 		return {

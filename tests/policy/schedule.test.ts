@@ -84,6 +84,15 @@ describe("epoch scheduling", () => {
 		expect(plan.ladder).toEqual([]);
 	});
 
+	it("counts standing marks as stale mass, so marks covering every stale batch commit at the threshold", () => {
+		const plan = planCommit(
+			input({ occupancyTokens: 81_000, marks: [mark("a", 10, 12_000), mark("b", 20, 9_000)], tools: [] }),
+		);
+		expect(plan.commit).toBe(true);
+		expect(plan.apply).toEqual(["a", "b"]);
+		expect(plan.reason).toMatch(/with stale tool mass/);
+	});
+
 	it("tops the epoch up with the stalest tool batches until a fifth of the budget is freed", () => {
 		const plan = planCommit(
 			input({
