@@ -1,12 +1,15 @@
 // The picture people look at instead of the table: request context per call, one series per arm, against the
-// serving window and the long-context threshold. Emits a self-contained SVG string. Pure functions.
+// serving window, the long-context threshold and (with pi-fold arms) 80% of pi-fold's serving budget. Emits a
+// self-contained SVG string. Pure functions.
 
 import { PRICES } from "./ledger.ts";
+import { pifoldServingBudget } from "./options.ts";
 import type { Report } from "./report.ts";
 
 const WIDTH = 960;
 const HEIGHT = 440;
 const M = { left: 70, right: 20, top: 48, bottom: 44 };
+const LEGEND_ROW = 20;
 const COLORS = ["#c2410c", "#1d4ed8", "#15803d", "#7e22ce", "#0f766e", "#a16207"];
 
 function escapeXml(text: string): string {
@@ -23,10 +26,13 @@ export function renderChart(report: Report): string {
 	const series = report.arms.map((arm) => arm.requests.filter((r) => r.kind === "agent"));
 	const maxX = Math.max(2, ...series.map((s) => s.length));
 	const maxY = Math.max(report.settings.window, ...series.flat().map((r) => r.context)) * 1.05;
+	// The legend takes one row for up to four arms, two rows beyond; the plot starts below it.
+	const perRow = report.arms.length <= 4 ? Math.max(1, report.arms.length) : Math.ceil(report.arms.length / 2);
+	const top = M.top + (report.arms.length > perRow ? LEGEND_ROW : 0);
 	const plotW = WIDTH - M.left - M.right;
-	const plotH = HEIGHT - M.top - M.bottom;
+	const plotH = HEIGHT - top - M.bottom;
 	const x = (i: number): number => M.left + (i / (maxX - 1)) * plotW;
-	const y = (v: number): number => M.top + plotH - (v / maxY) * plotH;
+	const y = (v: number): number => top + plotH - (v / maxY) * plotH;
 	const out: string[] = [
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="system-ui, sans-serif" font-size="12">`,
 		`<title>Request context per call, ${escapeXml(report.arms.map((a) => a.name).join(" vs "))}</title>`,
@@ -46,7 +52,7 @@ export function renderChart(report: Report): string {
 		);
 	out.push(
 		`<text x="${M.left + plotW / 2}" y="${HEIGHT - 8}" text-anchor="middle" fill="#111827">agent request</text>`,
-		`<text x="16" y="${M.top + plotH / 2}" transform="rotate(-90 16 ${M.top + plotH / 2})" text-anchor="middle" fill="#111827">request context (tokens)</text>`,
+		`<text x="16" y="${top + plotH / 2}" transform="rotate(-90 16 ${top + plotH / 2})" text-anchor="middle" fill="#111827">request context (tokens)</text>`,
 	);
 	const guide = (value: number, label: string, color: string): void => {
 		out.push(
@@ -61,6 +67,14 @@ export function renderChart(report: Report): string {
 			`long-context tier ${PRICES.longContextThreshold.toLocaleString("en-US")}`,
 			"#6b7280",
 		);
+	if (report.arms.some((a) => a.pifold)) {
+		const budget = pifoldServingBudget(report.settings.window, report.settings.maxTokens);
+		guide(
+			0.8 * budget,
+			`80% of pi-fold's serving budget ${Math.round(0.8 * budget).toLocaleString("en-US")}`,
+			"#0f766e",
+		);
+	}
 	report.arms.forEach((arm, a) => {
 		const color = COLORS[a % COLORS.length] as string;
 		const points = (series[a] ?? []).map((r, i) => `${x(i).toFixed(1)},${y(r.context).toFixed(1)}`);
@@ -77,9 +91,11 @@ export function renderChart(report: Report): string {
 				);
 		});
 		out.push("</g>");
+		const lx = M.left + 10 + (a % perRow) * Math.min(190, plotW / perRow);
+		const ly = 16 + Math.floor(a / perRow) * LEGEND_ROW;
 		out.push(
-			`<rect x="${M.left + 10 + a * 190}" y="16" width="14" height="14" fill="${color}"/>`,
-			`<text x="${M.left + 30 + a * 190}" y="27" fill="#111827">${escapeXml(`${arm.name} (${arm.stagesCompleted}/${arm.stageCount})`)}</text>`,
+			`<rect x="${lx.toFixed(1)}" y="${ly}" width="14" height="14" fill="${color}"/>`,
+			`<text x="${(lx + 20).toFixed(1)}" y="${ly + 11}" fill="#111827">${escapeXml(`${arm.name} (${arm.stagesCompleted}/${arm.stageCount})`)}</text>`,
 		);
 	});
 	out.push("</svg>");

@@ -13,8 +13,8 @@ export const PRICES = {
 export interface RequestRecord {
 	/** 1-based sequence over every request of the arm (agent and summary requests). */
 	seq: number;
-	/** "agent": the session's own turn; "summary": a compaction summary request. */
-	kind: "agent" | "summary";
+	/** "agent": the session's own turn; "summary": a compaction summary request; "brief": a pi-fold brief request. */
+	kind: "agent" | "summary" | "brief";
 	/** Stage open when the request was sent (0 before stage 1). */
 	stage: number;
 	messages: number;
@@ -40,6 +40,8 @@ export interface LedgerTotals {
 	billedCalls: number;
 	rejectedCalls: number;
 	summaryCalls: number;
+	/** Billed pi-fold brief requests (one per model-written fold brief). */
+	briefCalls: number;
 	totalTokens: number;
 	freshInput: number;
 	cacheRead: number;
@@ -79,7 +81,8 @@ export function ledgerTotals(records: readonly RequestRecord[]): LedgerTotals {
 		requests: records.length,
 		billedCalls: billed.length,
 		rejectedCalls: records.length - billed.length,
-		summaryCalls: billed.length - agent.length,
+		summaryCalls: billed.filter((r) => r.kind === "summary").length,
+		briefCalls: billed.filter((r) => r.kind === "brief").length,
 		totalTokens: freshInput + cacheRead + output,
 		freshInput,
 		cacheRead,

@@ -2,6 +2,7 @@
 // Pure values; the CLI parses flags into this shape and `runDemo` validates it.
 
 import { z } from "zod";
+import { PRICES } from "./ledger.ts";
 
 /** Stages in the staged plan. Default 64, as in the spec's measured run. */
 export const DEFAULT_STAGES = 64;
@@ -16,9 +17,30 @@ export const DEFAULT_SEED = "pi-fold";
 /** Characters of file bodies handed out per stage. Default 48,000 (about 12,000 faux tokens). */
 export const DEFAULT_STAGE_CHARS = 48_000;
 /** Arms run by default, in order. */
-export const DEFAULT_ARMS: readonly string[] = ["native", "unmanaged"];
+export const DEFAULT_ARMS: readonly string[] = [
+	"native",
+	"unmanaged",
+	"pifold-ladder",
+	"pifold-immediate",
+	"pifold-epoch",
+	"pifold-agent",
+];
 /** Output token cap of the faux model; Pi reserves it for replies and summaries. Default 16,384. */
 export const DEFAULT_MAX_TOKENS = 16_384;
+
+/**
+ * pi-fold's total window in every pi-fold arm: the transport descriptor the spec's pi-fold budgeted against (272,000,
+ * where the long-context tier starts) while the faux model serves up to the benchmark window (372,000 by default), as
+ * the spec's provider did. Passed as `providerTotalWindow`, because the faux model's descriptor is the serving cap.
+ */
+export function pifoldTotalWindow(window: number): number {
+	return Math.min(window, PRICES.longContextThreshold);
+}
+
+/** pi-fold's serving budget in the pi-fold arms: its total window less the output reservation. */
+export function pifoldServingBudget(window: number, maxTokens: number): number {
+	return pifoldTotalWindow(window) - maxTokens;
+}
 
 export const demoOptionsSchema = z.object({
 	stages: z.number().int().min(4).max(512).default(DEFAULT_STAGES),

@@ -1,9 +1,11 @@
 // The scripted agent: a faux response factory that decides every step from what the provider was actually sent.
 // It has no memory of its own: the stage it works on, the files still to read, the key for the next stage and
 // every answer come from the window (or, for a fact no longer visible, from the recovery routes its arm offers).
-// Compaction summary requests go to the extractive summarizer. Pure apart from the observer callback.
+// Compaction summary requests go to the extractive summarizer, pi-fold's brief requests to the extractive brief
+// writer. Pure apart from the observer callback.
 
 import type { AssistantMessage, Message, ToolCall } from "@earendil-works/pi-ai";
+import { isBriefRequest, writeBrief } from "./brief-writer.ts";
 import { countLines, findDefinitions } from "./facts.ts";
 import { STAGE_TOOL } from "./protocol.ts";
 import { type RecoveryRoute, rereadRoute, type ToolCallSpec, UNKNOWN_ANSWER, visibleRoute } from "./routes.ts";
@@ -23,6 +25,10 @@ export interface PolicyOptions {
 	routes?: RecoveryRoute[];
 	/** Extra calls made alongside handing in a stage (pi-fold agent arm: mark finished spans). */
 	beforeSubmit?(view: WindowView, stage: StageView): ToolCallSpec[];
+	/** Adds file texts the arm can see another way (pi-fold: pages of a peeked fold) to `view.reads`. */
+	augmentView?(view: WindowView): void;
+	/** For listed files it cannot see: calls that recover some without a disk read (pi-fold: peek), and the rest. */
+	recoverFiles?(view: WindowView, stage: StageView, missing: string[]): { calls: ToolCallSpec[]; rest: string[] };
 	observer?: PolicyObserver;
 	/** Upper bound of characters in one compaction summary. */
 	summaryMaxChars?: number;
@@ -35,6 +41,7 @@ export interface Decision {
 
 export function decide(messages: readonly Message[], options: PolicyOptions = {}): Decision {
 	const view = buildView(messages);
+	options.augmentView?.(view);
 	if (view.complete) return { text: "Assignment complete: every stage was opened, read and handed in.", calls: [] };
 	const current = view.stages.at(-1);
 	const stage = Math.max(current?.stage ?? 0, summaryStage(view));
@@ -64,11 +71,13 @@ export function decide(messages: readonly Message[], options: PolicyOptions = {}
 			.map((c) => String(c.args.path)),
 	);
 	const missing = current.files.filter((f) => !view.reads.has(f) && !tried.has(f));
-	if (missing.length > 0)
+	if (missing.length > 0) {
+		const recovered = options.recoverFiles?.(view, current, missing) ?? { calls: [], rest: missing };
 		return {
 			text: `Stage ${current.stage}: reading ${missing.length} file${missing.length === 1 ? "" : "s"}.`,
-			calls: missing.map((path) => ({ name: "read", args: { path } })),
+			calls: [...dedupe(recovered.calls), ...recovered.rest.map((path) => ({ name: "read", args: { path } }))],
 		};
+	}
 	const routes = [visibleRoute, ...(options.routes ?? []), rereadRoute];
 	const answers: Record<string, string> = {};
 	const answeredBy: Record<string, string> = {};
@@ -175,6 +184,7 @@ export function createPolicyFactory(
 	let callNumber = 0;
 	return (context) => {
 		if (isSummaryRequest(context.messages)) return reply(summarize(context.messages, options.summaryMaxChars));
+		if (isBriefRequest(context.messages)) return reply(writeBrief(context.messages));
 		const decision = decide(context.messages, options);
 		const calls = decision.calls.map(
 			(c): ToolCall => ({

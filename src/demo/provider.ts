@@ -3,6 +3,7 @@
 // a real provider rejects it, and (2) every request lands in the ledger with the usage the provider reported.
 
 import type { AssistantMessage, FauxResponseFactory, Message, Model, Provider } from "@earendil-works/pi-ai";
+import { isBriefRequest } from "./brief-writer.ts";
 import type { PiHost } from "./host.ts";
 import type { RequestRecord } from "./ledger.ts";
 import { isSummaryRequest } from "./summarizer.ts";
@@ -79,7 +80,7 @@ export function createBenchProvider(ai: PiHost["ai"], options: BenchProviderOpti
 		const started = performance.now();
 		const texts = context.messages.map((m) => `${m.role}:${messageText(ai, m)}`);
 		const chars = texts.reduce((n, t) => n + t.length, 0) + Math.max(0, texts.length - 1) * 2;
-		const kind = isSummaryRequest(context.messages) ? "summary" : "agent";
+		const kind = isSummaryRequest(context.messages) ? "summary" : isBriefRequest(context.messages) ? "brief" : "agent";
 		const record: RequestRecord = {
 			seq: ledger.length + 1,
 			kind,

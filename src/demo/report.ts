@@ -2,17 +2,19 @@
 // printed to stdout and written as report.md. Numbers come only from the ledger and the run records. Pure functions.
 
 import { z } from "zod";
+import type { FoldMetrics } from "./arms.ts";
 import { type LedgerTotals, ledgerTotals, PRICES, type RequestRecord } from "./ledger.ts";
 import type { Plan } from "./plan.ts";
 import { stagesCompleted } from "./record.ts";
 import type { ArmRun } from "./session.ts";
+import { evaluateTargets, targetSchema } from "./targets.ts";
 
 const count = z.number().int().nonnegative();
 const amount = z.number().nonnegative();
 
 export const requestSchema = z.object({
 	seq: count,
-	kind: z.enum(["agent", "summary"]),
+	kind: z.enum(["agent", "summary", "brief"]),
 	stage: count,
 	messages: count,
 	chars: count,
@@ -32,6 +34,7 @@ export const totalsSchema = z.object({
 	billedCalls: count,
 	rejectedCalls: count,
 	summaryCalls: count,
+	briefCalls: count,
 	totalTokens: count,
 	freshInput: count,
 	cacheRead: count,
@@ -48,6 +51,24 @@ export const totalsSchema = z.object({
 
 const tally = z.object({ correct: count, total: count });
 
+export const foldMetricsSchema = z.object({
+	commits: count,
+	folds: count,
+	agentFolds: count,
+	ladderFolds: count,
+	modelBriefs: count,
+	pendingMarks: count,
+	agentMarks: count,
+	topUpMarks: count,
+	foldCalls: count,
+	refusedCalls: count,
+	peeks: count,
+	peekBytes: count,
+	expands: count,
+	rewrites: count,
+	unattributedRewrites: count,
+}) satisfies z.ZodType<FoldMetrics>;
+
 export const armReportSchema = z.object({
 	name: z.string(),
 	description: z.string(),
@@ -62,7 +83,13 @@ export const armReportSchema = z.object({
 	fileReads: z.object({ count, chars: count }),
 	rereads: z.object({ count, chars: count }),
 	probes: tally,
+	/** Receipt probes alone: codes that existed only in a stage result, never on disk. */
+	receiptProbes: tally,
 	revisits: tally,
+	/** Peak request context from the first rewrite (first commit, or first compaction) on; null without one. */
+	peakAfterFirstRewrite: count.nullable(),
+	/** pi-fold arms: what pi-fold did. */
+	pifold: foldMetricsSchema.optional(),
 	notes: z.object({ accepted: count, total: count }),
 	/** Answers per source: "window", "summary", "reread", arm routes, "none". */
 	answersBy: z.record(z.string(), count),
@@ -112,6 +139,8 @@ export const reportSchema = z.object({
 	/** Present when an arm stopped early: every arm cut at the last stage all arms completed. */
 	cut: z.object({ stage: count, arms: z.array(z.object({ name: z.string(), totals: totalsSchema })) }).optional(),
 	arms: z.array(armReportSchema),
+	/** The issue-5 targets, checked on this report's arms (verdicts with the measured values). */
+	targets: z.array(targetSchema),
 });
 
 export type Report = z.infer<typeof reportSchema>;
@@ -130,8 +159,8 @@ export function armReport(run: ArmRun, plan: Plan, description: string): ArmRepo
 	const { record } = run;
 	const reads = record.reads;
 	const rereads = reads.filter((r) => r.reread);
-	const tallyOf = (role: "probe" | "revisit") => {
-		const answers = record.answers.filter((a) => a.role === role);
+	const tallyOf = (role: "probe" | "revisit", kind?: string) => {
+		const answers = record.answers.filter((a) => a.role === role && (kind === undefined || a.kind === kind));
 		return { correct: answers.filter((a) => a.correct).length, total: answers.length };
 	};
 	return {
@@ -148,13 +177,23 @@ export function armReport(run: ArmRun, plan: Plan, description: string): ArmRepo
 		fileReads: { count: reads.length, chars: reads.reduce((n, r) => n + r.chars, 0) },
 		rereads: { count: rereads.length, chars: rereads.reduce((n, r) => n + r.chars, 0) },
 		probes: tallyOf("probe"),
+		receiptProbes: tallyOf("probe", "receipt"),
 		revisits: tallyOf("revisit"),
+		peakAfterFirstRewrite: peakAfterFirstRewrite(run.ledger),
+		...(run.metrics ? { pifold: run.metrics } : {}),
 		notes: { accepted: record.notes.filter((n) => n.accepted).length, total: record.notes.length },
 		answersBy: run.routes,
 		reissues: record.reissues,
 		wrongKeys: record.wrongKeys,
 		requests: run.ledger.map((r) => ({ ...r })),
 	};
+}
+
+/** Peak context of billed requests from the first agent request that was not a pure append on; null if none was. */
+export function peakAfterFirstRewrite(requests: readonly RequestRecord[]): number | null {
+	const first = requests.findIndex((r) => r.kind === "agent" && r.pureAppend === false);
+	if (first < 0) return null;
+	return requests.slice(first).reduce((m, r) => (r.rejected ? m : Math.max(m, r.context)), 0);
 }
 
 /** Totals over the requests sent while stage <= `stage` was open: the work through handing in that stage. */
@@ -205,6 +244,7 @@ export function buildReport(runs: ArmRun[], plan: Plan, context: ReportContext):
 			? { cut: { stage: shortest, arms: arms.map((a) => ({ name: a.name, totals: cutTotals(a.requests, shortest) })) } }
 			: {}),
 		arms,
+		targets: evaluateTargets(arms, { window: context.window, maxTokens: context.maxTokens }),
 	};
 	return reportSchema.parse(report);
 }

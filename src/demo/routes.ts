@@ -75,6 +75,7 @@ export const visibleRoute: RecoveryRoute = {
 			const answer = read ? answerFromFileText(q, path, read.text) : undefined;
 			// A read made after the stage opened, of a file the stage did not list, was a reread for this question.
 			const reread = read !== undefined && read.index > stage.index && !stage.files.includes(path);
+			if (answer !== undefined && read?.toolName !== "read") return { answer, via: "peek" };
 			if (answer !== undefined) return reread ? { answer, via: "reread" } : { answer };
 		}
 		return undefined;

@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ArmDefinition, ArmEnv } from "./arms.ts";
+import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arms.ts";
 import { type Corpus, materializeCorpus } from "./corpus.ts";
 import { loadPiHost } from "./host.ts";
 import type { RequestRecord } from "./ledger.ts";
@@ -37,6 +37,8 @@ export interface ArmRun {
 	/** Answers per recovery route ("window", "reread", arm routes, "none"). */
 	routes: Record<string, number>;
 	foldEvents: number;
+	/** pi-fold arms: what pi-fold did (commits, folds, marks, peeks, expands, rewrites). */
+	metrics?: FoldMetrics;
 }
 
 export interface RunArmOptions {
@@ -68,6 +70,8 @@ export async function runArm(arm: ArmDefinition, plan: Plan, corpus: Corpus, opt
 		const factory = createPolicyFactory({
 			routes: arm.routes ?? [],
 			...(arm.beforeSubmit ? { beforeSubmit: arm.beforeSubmit } : {}),
+			...(arm.augmentView ? { augmentView: arm.augmentView } : {}),
+			...(arm.recoverFiles ? { recoverFiles: arm.recoverFiles } : {}),
 			...(options.summaryMaxChars ? { summaryMaxChars: options.summaryMaxChars } : {}),
 			observer: {
 				answered: (_s, _q, route) => {
@@ -136,6 +140,7 @@ export async function runArm(arm: ArmDefinition, plan: Plan, corpus: Corpus, opt
 			| undefined;
 		error ??= lastError?.errorMessage;
 		const foldEvents = arm.foldEvents?.(session, env) ?? 0;
+		const metrics = arm.metrics?.(session, env);
 		const sessionFile = session.sessionManager.getSessionFile();
 		session.dispose();
 		if (options.keepSessionIn && sessionFile)
@@ -157,6 +162,7 @@ export async function runArm(arm: ArmDefinition, plan: Plan, corpus: Corpus, opt
 			record,
 			routes,
 			foldEvents,
+			...(metrics ? { metrics } : {}),
 		};
 	} finally {
 		rmSync(tmp, { recursive: true, force: true });

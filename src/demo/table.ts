@@ -21,11 +21,13 @@ function totalsRows(totals: (arm: ArmReport) => LedgerTotals, arms: ArmReport[])
 		row("Fresh input", (t) => int(t.freshInput)),
 		row("Cache read", (t) => int(t.cacheRead)),
 		row("Output", (t) => int(t.output)),
-		row("Billed calls", (t) =>
-			t.summaryCalls > 0
-				? `${t.billedCalls} (${t.summaryCalls} ${t.summaryCalls === 1 ? "summary" : "summaries"})`
-				: `${t.billedCalls}`,
-		),
+		row("Billed calls", (t) => {
+			const extra = [
+				...(t.summaryCalls > 0 ? [`${t.summaryCalls} ${t.summaryCalls === 1 ? "summary" : "summaries"}`] : []),
+				...(t.briefCalls > 0 ? [`${t.briefCalls} brief${t.briefCalls === 1 ? "" : "s"}`] : []),
+			];
+			return extra.length > 0 ? `${t.billedCalls} (${extra.join(", ")})` : `${t.billedCalls}`;
+		}),
 		row("Cost at the price table", (t) => usd(t.cost)),
 		row("Cost at flat base rates", (t) => usd(t.flatCost)),
 		row("Long-context surcharge", (t) =>
@@ -33,6 +35,49 @@ function totalsRows(totals: (arm: ArmReport) => LedgerTotals, arms: ArmReport[])
 		),
 		row("Pooled cache share", (t) => t.cacheShare.toFixed(3)),
 		row("Peak request context", (t) => int(t.peakContext)),
+	];
+}
+
+/** Arm `a` against arm `b`: the issue-4 measures side by side with their ratio. */
+function versus(a: ArmReport, b: ArmReport): string {
+	const ratio = (x: number, y: number): string => (y === 0 ? (x === 0 ? "1.00x" : "-") : `${(x / y).toFixed(2)}x`);
+	const row = (label: string, f: (r: ArmReport) => number, show = int): string[] => [
+		label,
+		show(f(a)),
+		show(f(b)),
+		ratio(f(a), f(b)),
+	];
+	return table(
+		["Measure", a.name, b.name, "ratio"],
+		[
+			row("Total tokens", (r) => r.totals.totalTokens),
+			row("Fresh input", (r) => r.totals.freshInput),
+			row("Cache read", (r) => r.totals.cacheRead),
+			row("Cost at the price table", (r) => r.totals.cost, usd),
+			row("Peak request context", (r) => r.totals.peakContext),
+			row("Rereads", (r) => r.rereads.count),
+			row("Probe answers correct", (r) => r.probes.correct),
+		],
+	);
+}
+
+/** pi-fold's own measures; "-" for arms without pi-fold. Only when some arm ran pi-fold. */
+function pifoldRows(arms: ArmReport[]): string[][] {
+	if (!arms.some((a) => a.pifold)) return [];
+	const row = (label: string, f: (m: NonNullable<ArmReport["pifold"]>) => string): string[] => [
+		label,
+		...arms.map((a) => (a.pifold ? f(a.pifold) : "-")),
+	];
+	return [
+		row(
+			"pi-fold folds (agent / ladder / model briefs)",
+			(m) => `${m.folds} (${m.agentFolds} / ${m.ladderFolds} / ${m.modelBriefs})`,
+		),
+		row("pi-fold commits (agent marks / top-up)", (m) => `${m.commits} (${m.agentMarks} / ${m.topUpMarks})`),
+		row("Pending marks at the end", (m) => int(m.pendingMarks)),
+		row("Agent fold calls / refused calls", (m) => `${m.foldCalls} / ${m.refusedCalls}`),
+		row("Peeks, bytes peeked / expands", (m) => `${m.peeks}, ${mb(m.peekBytes)} / ${m.expands}`),
+		row("pi-fold rewrites / unattributed", (m) => `${m.rewrites} / ${m.unattributedRewrites}`),
 	];
 }
 
@@ -45,12 +90,17 @@ export function renderTable(report: Report): string {
 		row("Stages completed", statusText),
 		...totalsRows((a) => a.totals, arms),
 		row("Mean request context", (a) => int(a.totals.meanContext)),
+		row("Peak context after the first rewrite", (a) =>
+			a.peakAfterFirstRewrite === null ? "-" : int(a.peakAfterFirstRewrite),
+		),
 		row("Compactions / fold events", (a) => `${a.compactions} / ${a.foldEvents}`),
 		row("Projection rewrites", (a) => int(a.totals.projectionRewrites)),
+		...pifoldRows(arms),
 		row("Rejected requests (overflow)", (a) => int(a.totals.rejectedCalls)),
 		row("File reads", (a) => `${a.fileReads.count}, ${mb(a.fileReads.chars)}`),
 		row("Rereads", (a) => `${a.rereads.count}, ${mb(a.rereads.chars)}`),
 		row("Probe answers correct", (a) => `${a.probes.correct} of ${a.probes.total}`),
+		row("Receipt probes correct", (a) => `${a.receiptProbes.correct} of ${a.receiptProbes.total}`),
 		row("Revisit answers correct", (a) => `${a.revisits.correct} of ${a.revisits.total}`),
 		row(
 			"Answer sources",
@@ -83,6 +133,19 @@ export function renderTable(report: Report): string {
 			),
 		);
 	}
+	const agent = arms.find((a) => a.name === "pifold-agent");
+	const native = arms.find((a) => a.name === "native");
+	if (agent && native) parts.push("", "pifold-agent against native (issue 4's benchmark):", "", versus(agent, native));
+	if (report.targets.some((t) => t.met !== null))
+		parts.push(
+			"",
+			"Targets (issue 5), measured on this run:",
+			"",
+			table(
+				["Target", "Measured", "Verdict"],
+				report.targets.filter((t) => t.met !== null).map((t) => [t.target, t.measured, t.met ? "met" : "MISSED"]),
+			),
+		);
 	const failures = arms.filter((a) => a.error).map((a) => `- ${a.name}: ${a.error}`);
 	if (failures.length > 0) parts.push("", "Where arms stopped:", ...failures);
 	return `${parts.join("\n")}\n`;

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDemoArgs } from "../../src/cli/commands/demo.ts";
-import { type DemoResult, reportSchema, runDemo } from "../../src/demo/index.ts";
+import { type DemoResult, parseDemoOptions, reportSchema, runDemo } from "../../src/demo/index.ts";
 
 let out: string;
 let result: DemoResult;
@@ -14,7 +14,7 @@ let result: DemoResult;
 beforeAll(async () => {
 	out = mkdtempSync(join(tmpdir(), "pi-fold-demo-test-"));
 	result = await runDemo(
-		{ stages: 12, window: 70_000, out, progress: false },
+		{ stages: 12, window: 70_000, arms: ["native", "unmanaged"], out, progress: false },
 		{ command: "pi-fold demo --stages 12 --window 70000" },
 	);
 });
@@ -132,9 +132,20 @@ describe("pi-fold demo flags", () => {
 		expect(() => parseDemoArgs(["--frobnicate"])).toThrow(/unknown demo option "--frobnicate"/);
 	});
 
-	it("says a planned pi-fold arm is not built yet", async () => {
-		await expect(runDemo({ arms: ["pifold-epoch"], progress: false, out })).rejects.toThrow(
-			/planned but not built yet/,
+	it("runs every arm by default, the pi-fold arms included", () => {
+		expect(parseDemoOptions({}).arms).toEqual([
+			"native",
+			"unmanaged",
+			"pifold-ladder",
+			"pifold-immediate",
+			"pifold-epoch",
+			"pifold-agent",
+		]);
+	});
+
+	it("refuses an unknown arm, naming the known ones", async () => {
+		await expect(runDemo({ arms: ["pifold-nothing"], progress: false, out })).rejects.toThrow(
+			/unknown arm "pifold-nothing"; known arms: native, unmanaged, pifold-ladder, pifold-immediate, pifold-epoch, pifold-agent, pifold-epoch-agent/,
 		);
 	});
 });

@@ -1,0 +1,144 @@
+// The pi-fold arms of the session benchmark: pi-fold loaded with `registerPiFold` next to the benchmark's own
+// extension, Pi's native compaction left on (pi-fold must keep the window in its band itself), briefs written by the
+// session's model (the faux model, answered by the policy's extractive brief writer). The arms differ in scheduling
+// and in what the scripted agent does with the tool. Also reads each run's fold measures back from the session.
+
+import type { AgentSession } from "@earendil-works/pi-coding-agent";
+import type { PiFoldOptions } from "../pi/options.ts";
+import { registerPiFold } from "../pi/register.ts";
+import type { FoldRuntime } from "../pi/runtime.ts";
+import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arms.ts";
+import { CONTEXT_TOOL } from "./folds.ts";
+import { pifoldTotalWindow } from "./options.ts";
+import { addPeekedReads, briefRoute, handIn, peekRoute, recoverFromFolds } from "./pifold-policy.ts";
+import { textOf } from "./window.ts";
+
+const runtimes = new WeakMap<ArmEnv, FoldRuntime>();
+
+function withPiFold(options: PiFoldOptions): (env: ArmEnv) => ReturnType<NonNullable<ArmDefinition["extensions"]>> {
+	return (env) => [
+		(pi) => {
+			runtimes.set(env, registerPiFold(pi, { ...options, providerTotalWindow: pifoldTotalWindow(env.window) }));
+		},
+	];
+}
+
+/** Fold measures of one finished run, read from the session's entries and pi-fold's runtime. */
+export function foldMetrics(session: AgentSession, env: ArmEnv): FoldMetrics {
+	const runtime = runtimes.get(env);
+	const decisionType = runtime?.names.decisionEntryType ?? "pi-fold:decision";
+	let commits = 0;
+	let agentMarks = 0;
+	let topUpMarks = 0;
+	for (const entry of session.sessionManager.getEntries()) {
+		const e = entry as {
+			type: string;
+			customType?: string;
+			data?: { kind?: string; agentMarks?: unknown[]; topUpMarks?: unknown[] };
+		};
+		if (e.type !== "custom" || e.customType !== decisionType || e.data?.kind !== "commit") continue;
+		commits++;
+		agentMarks += e.data.agentMarks?.length ?? 0;
+		topUpMarks += e.data.topUpMarks?.length ?? 0;
+	}
+	const calls = new Map<string, Record<string, unknown>>();
+	let peeks = 0;
+	let peekBytes = 0;
+	let expands = 0;
+	let foldCalls = 0;
+	let refusedCalls = 0;
+	// The session's entries hold every message as it was sent (session.messages is the projected window).
+	for (const entry of session.sessionManager.getEntries()) {
+		if (entry.type !== "message") continue;
+		const m = entry.message;
+		if (m.role === "assistant")
+			for (const b of m.content) if (b.type === "toolCall") calls.set(b.id, b.arguments as Record<string, unknown>);
+		if (m.role !== "toolResult" || m.toolName !== CONTEXT_TOOL) continue;
+		const args = calls.get(m.toolCallId);
+		if (m.isError) refusedCalls++;
+		else if (args?.action === "peek") {
+			peeks++;
+			const range = /^\[peek f[0-9a-f]+ · bytes (\d+)-(\d+)/.exec(textOf(m.content));
+			if (range) peekBytes += Number(range[2]) - Number(range[1]);
+		} else if (args?.action === "expand") expands++;
+		else if (args?.action === "fold") foldCalls++;
+	}
+	const state = runtime?.sync({ sessionManager: session.sessionManager });
+	const folds = [...(state?.folds.values() ?? [])];
+	const counts = runtime?.observer.counts();
+	return {
+		commits,
+		folds: folds.length,
+		agentFolds: folds.filter((f) => f.origin === "agent").length,
+		ladderFolds: folds.filter((f) => f.origin === "ladder").length,
+		modelBriefs: folds.filter((f) => (f as { briefSource?: string }).briefSource === "model").length,
+		pendingMarks: state?.pendingMarks.size ?? 0,
+		agentMarks,
+		topUpMarks,
+		foldCalls,
+		refusedCalls,
+		peeks,
+		peekBytes,
+		expands,
+		rewrites: counts?.rewrites ?? 0,
+		unattributedRewrites: counts?.unattributedRewrites ?? 0,
+	};
+}
+
+const common = {
+	compaction: true,
+	tools: [CONTEXT_TOOL],
+	foldEvents: (session: AgentSession, env: ArmEnv) => foldMetrics(session, env).commits,
+	metrics: foldMetrics,
+} satisfies Partial<ArmDefinition>;
+
+export const PIFOLD_ARMS: readonly ArmDefinition[] = [
+	{
+		...common,
+		name: "pifold-ladder",
+		description:
+			"pi-fold defaults (immediate scheduling, session-model briefs), Pi's compaction on; the agent never calls the tool: the automatic ladder alone",
+		extensions: withPiFold({}),
+		routes: [briefRoute],
+	},
+	{
+		...common,
+		name: "pifold-immediate",
+		description:
+			"pi-fold, immediate scheduling; the agent folds each handed-in stage with its own brief and recovers old facts through the brief's handle (peek, then expand)",
+		extensions: withPiFold({ foldScheduling: "immediate" }),
+		routes: [briefRoute, peekRoute],
+		beforeSubmit: handIn,
+	},
+	{
+		...common,
+		name: "pifold-epoch",
+		description:
+			"pifold-immediate's agent under epoch scheduling: its folds are free pending marks the runtime commits together",
+		extensions: withPiFold({ foldScheduling: "epoch" }),
+		routes: [briefRoute, peekRoute],
+		beforeSubmit: handIn,
+	},
+	{
+		...common,
+		name: "pifold-agent",
+		description:
+			"issue 4's agent arm: pifold-immediate's agent that also takes files it already read back from their folds (peek) instead of rereading them from disk",
+		extensions: withPiFold({ foldScheduling: "immediate" }),
+		routes: [briefRoute, peekRoute],
+		beforeSubmit: handIn,
+		augmentView: addPeekedReads,
+		recoverFiles: recoverFromFolds,
+	},
+	{
+		...common,
+		name: "pifold-epoch-agent",
+		description:
+			"pifold-agent's agent under epoch scheduling (not in the default run: the comparison arm for the rereads target)",
+		extensions: withPiFold({ foldScheduling: "epoch" }),
+		routes: [briefRoute, peekRoute],
+		beforeSubmit: handIn,
+		augmentView: addPeekedReads,
+		recoverFiles: recoverFromFolds,
+	},
+];

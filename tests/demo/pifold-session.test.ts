@@ -1,0 +1,125 @@
+// The pi-fold arms end to end on a short plan, in real Pi sessions on the faux provider: what a user of the benchmark
+// would notice. Every arm completes without a request over the window and without compacting; every rewrite the
+// provider saw is a pi-fold commit (none unattributed); the agent's folds keep the window small and its briefs answer
+// receipt probes; with briefs that leave receipts out, a receipt that only ever existed in a tool result comes back
+// through `peek`; epoch scheduling lands the same marks in fewer rewrites; the ladder alone keeps the budget.
+
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ArmDefinition, getArm, listArms, registerArm } from "../../src/demo/arms.ts";
+import { type Corpus, loadCorpus } from "../../src/demo/corpus.ts";
+import { ledgerTotals } from "../../src/demo/ledger.ts";
+import { pifoldServingBudget } from "../../src/demo/options.ts";
+import { handInTerse } from "../../src/demo/pifold-policy.ts";
+import { buildPlan, type Plan } from "../../src/demo/plan.ts";
+import { type ArmRun, runArm } from "../../src/demo/session.ts";
+
+const WINDOW = 160_000;
+const MAX_TOKENS = 16_384;
+let corpus: Corpus;
+let plan: Plan;
+const runs = new Map<string, ArmRun>();
+
+function run(name: string): ArmRun {
+	const r = runs.get(name);
+	if (!r) throw new Error(`arm ${name} did not run`);
+	return r;
+}
+
+beforeAll(async () => {
+	corpus = loadCorpus();
+	plan = buildPlan(corpus, { seed: "pifold-session", stages: 16, stageChars: 48_000 });
+	if (!listArms().some((a) => a.name === "test-pifold-terse")) {
+		const base = getArm("pifold-immediate");
+		const terse: ArmDefinition = {
+			...base,
+			name: "test-pifold-terse",
+			description: "pifold-immediate whose briefs leave receipts out",
+			beforeSubmit: handInTerse,
+		};
+		registerArm(terse);
+	}
+	for (const name of ["pifold-immediate", "pifold-epoch", "pifold-ladder", "pifold-agent", "test-pifold-terse"])
+		runs.set(name, await runArm(getArm(name), plan, corpus, { window: WINDOW, maxTokens: MAX_TOKENS }));
+}, 240_000);
+
+const ALL = ["pifold-immediate", "pifold-epoch", "pifold-ladder", "pifold-agent", "test-pifold-terse"];
+
+describe("every pi-fold arm on a 16-stage plan", () => {
+	it.each(ALL)("%s completes every stage, never sends a request over the window and never compacts", (name) => {
+		const r = run(name);
+		expect(r.status).toBe("complete");
+		expect(r.ledger.some((q) => q.rejected)).toBe(false);
+		expect(ledgerTotals(r.ledger).peakContext).toBeLessThanOrEqual(WINDOW);
+		expect(r.record.compactions).toHaveLength(0);
+	});
+
+	it.each(ALL)("%s: every rewrite the provider saw is one pi-fold commit, none unattributed", (name) => {
+		const r = run(name);
+		expect(r.metrics?.unattributedRewrites).toBe(0);
+		expect(r.metrics?.commits).toBeGreaterThan(0);
+		expect(ledgerTotals(r.ledger).projectionRewrites).toBe(r.metrics?.commits);
+		expect(r.foldEvents).toBe(r.metrics?.commits);
+	});
+
+	it.each(ALL)("%s answers every probe correctly", (name) => {
+		const r = run(name);
+		const probes = r.record.answers.filter((a) => a.role === "probe");
+		expect(probes.length).toBeGreaterThan(0);
+		expect(probes.filter((a) => !a.correct)).toEqual([]);
+	});
+});
+
+describe("the agent's own folds", () => {
+	it("fold each handed-in stage with a brief that names its receipt, so receipt probes are read off the window", () => {
+		const r = run("pifold-immediate");
+		expect(r.metrics?.foldCalls).toBeGreaterThan(plan.stageCount / 2);
+		expect(r.metrics?.refusedCalls).toBe(0);
+		expect(r.metrics?.agentFolds).toBeGreaterThan(0);
+		const receipts = r.record.answers.filter((a) => a.kind === "receipt");
+		expect(receipts.length).toBeGreaterThan(0);
+		expect(receipts.every((a) => a.correct)).toBe(true);
+		expect(r.routes.none ?? 0).toBe(0);
+	});
+
+	it("keep the window well inside pi-fold's budget", () => {
+		const peak = ledgerTotals(run("pifold-immediate").ledger).peakContext;
+		expect(peak).toBeLessThan(0.8 * pifoldServingBudget(WINDOW, MAX_TOKENS));
+	});
+
+	it("recover a receipt that existed only in a tool result through peek when no brief names it", () => {
+		const r = run("test-pifold-terse");
+		const receipts = r.record.answers.filter((a) => a.kind === "receipt" && a.role === "probe");
+		expect(receipts.length).toBeGreaterThan(0);
+		expect(receipts.every((a) => a.correct)).toBe(true);
+		expect(r.routes.brief ?? 0).toBe(0);
+		expect(r.routes.peek ?? 0).toBeGreaterThan(0);
+		expect(r.metrics?.peeks).toBeGreaterThan(0);
+		expect(r.metrics?.peekBytes).toBeGreaterThan(0);
+	});
+
+	it("in the agent arm, take files already read back from their folds instead of rereading them from disk", () => {
+		const agent = run("pifold-agent");
+		const immediate = run("pifold-immediate");
+		const rereads = (x: ArmRun) => x.record.reads.filter((f) => f.reread).length;
+		expect(rereads(agent)).toBeLessThan(rereads(immediate));
+		expect(agent.metrics?.peeks).toBeGreaterThan(immediate.metrics?.peeks ?? 0);
+	});
+});
+
+describe("scheduling", () => {
+	it("epoch lands the agent's marks together: fewer rewrites and less fresh input than immediate", () => {
+		const epoch = run("pifold-epoch");
+		const immediate = run("pifold-immediate");
+		expect(epoch.metrics?.commits).toBeLessThan(immediate.metrics?.commits ?? 0);
+		expect(epoch.metrics?.agentMarks).toBeGreaterThan(0);
+		expect(ledgerTotals(epoch.ledger).freshInput).toBeLessThan(ledgerTotals(immediate.ledger).freshInput);
+	});
+
+	it("the ladder alone (the agent never calls the tool) folds stale reads and keeps the window inside the budget", () => {
+		const r = run("pifold-ladder");
+		expect(r.metrics?.foldCalls).toBe(0);
+		expect(r.metrics?.peeks).toBe(0);
+		expect(r.metrics?.ladderFolds).toBeGreaterThan(0);
+		expect(ledgerTotals(r.ledger).peakContext).toBeLessThanOrEqual(pifoldServingBudget(WINDOW, MAX_TOKENS));
+	});
+});
