@@ -23,7 +23,6 @@ export const DEFAULT_ARMS: readonly string[] = [
 	"pifold-ladder",
 	"pifold-immediate",
 	"pifold-epoch",
-	"pifold-agent",
 ];
 /** Output token cap of the faux model; Pi reserves it for replies and summaries. Default 16,384. */
 export const DEFAULT_MAX_TOKENS = 16_384;

@@ -92,6 +92,19 @@ const common = {
 	metrics: foldMetrics,
 } satisfies Partial<ArmDefinition>;
 
+/**
+ * The curating agent every tool-calling pi-fold arm runs (issue 3: when a fact is not visible it
+ * uses what the arm offers, the brief's handle then peek or expand, before rereading from disk):
+ * it folds each handed-in stage, answers from briefs and peeks, and takes revisited files back
+ * from their folds.
+ */
+const agent = {
+	routes: [briefRoute, peekRoute],
+	beforeSubmit: handIn,
+	augmentView: addPeekedReads,
+	recoverFiles: recoverFromFolds,
+} satisfies Partial<ArmDefinition>;
+
 export const PIFOLD_ARMS: readonly ArmDefinition[] = [
 	{
 		...common,
@@ -105,10 +118,9 @@ export const PIFOLD_ARMS: readonly ArmDefinition[] = [
 		...common,
 		name: "pifold-immediate",
 		description:
-			"pi-fold, immediate scheduling; the agent folds each handed-in stage with its own brief and recovers old facts through the brief's handle (peek, then expand)",
+			"pi-fold, immediate scheduling; the agent folds each handed-in stage with its own brief and recovers old facts and revisited files through the brief's handle (peek, then expand) before rereading from disk",
 		extensions: withPiFold({ foldScheduling: "immediate" }),
-		routes: [briefRoute, peekRoute],
-		beforeSubmit: handIn,
+		...agent,
 	},
 	{
 		...common,
@@ -116,29 +128,14 @@ export const PIFOLD_ARMS: readonly ArmDefinition[] = [
 		description:
 			"pifold-immediate's agent under epoch scheduling: its folds are free pending marks the runtime commits together",
 		extensions: withPiFold({ foldScheduling: "epoch" }),
-		routes: [briefRoute, peekRoute],
-		beforeSubmit: handIn,
+		...agent,
 	},
 	{
 		...common,
 		name: "pifold-agent",
 		description:
-			"issue 4's agent arm: pifold-immediate's agent that also takes files it already read back from their folds (peek) instead of rereading them from disk",
+			"issue 4's agent-curation arm under the default (immediate) scheduling: since issue 5 the same agent runs in pifold-immediate, so it is not in the default run",
 		extensions: withPiFold({ foldScheduling: "immediate" }),
-		routes: [briefRoute, peekRoute],
-		beforeSubmit: handIn,
-		augmentView: addPeekedReads,
-		recoverFiles: recoverFromFolds,
-	},
-	{
-		...common,
-		name: "pifold-epoch-agent",
-		description:
-			"pifold-agent's agent under epoch scheduling (not in the default run: the comparison arm for the rereads target)",
-		extensions: withPiFold({ foldScheduling: "epoch" }),
-		routes: [briefRoute, peekRoute],
-		beforeSubmit: handIn,
-		augmentView: addPeekedReads,
-		recoverFiles: recoverFromFolds,
+		...agent,
 	},
 ];

@@ -133,9 +133,10 @@ export function renderTable(report: Report): string {
 			),
 		);
 	}
-	const agent = arms.find((a) => a.name === "pifold-agent");
+	const agent = arms.find((a) => a.name === "pifold-agent") ?? arms.find((a) => a.name === "pifold-immediate");
 	const native = arms.find((a) => a.name === "native");
-	if (agent && native) parts.push("", "pifold-agent against native (issue 4's benchmark):", "", versus(agent, native));
+	if (agent && native)
+		parts.push("", `Agent curation (${agent.name}) against native (issue 4's benchmark):`, "", versus(agent, native));
 	if (report.targets.some((t) => t.met !== null))
 		parts.push(
 			"",

@@ -52,7 +52,7 @@ describe("a report with pi-fold arms", () => {
 			"Targets (issue 5), measured on this run:",
 			"| pifold-epoch vs native: total tokens <= 0.60x |",
 			"| pifold-epoch vs pifold-immediate: fresh input <= 0.2x |",
-			"pifold-agent against native (issue 4's benchmark):",
+			"Agent curation (pifold-agent) against native (issue 4's benchmark):",
 			"| Measure | pifold-agent | native | ratio |",
 		])
 			expect(result.table).toContain(row);

@@ -37,12 +37,20 @@ beforeAll(async () => {
 			beforeSubmit: handInTerse,
 		};
 		registerArm(terse);
+		const rereader: ArmDefinition = {
+			...base,
+			name: "test-pifold-rereader",
+			description: "pifold-immediate whose agent rereads revisited files from disk instead of peeking their folds",
+			augmentView: undefined,
+			recoverFiles: undefined,
+		};
+		registerArm(rereader);
 	}
-	for (const name of ["pifold-immediate", "pifold-epoch", "pifold-ladder", "pifold-agent", "test-pifold-terse"])
+	for (const name of ["pifold-immediate", "pifold-epoch", "pifold-ladder", "test-pifold-terse", "test-pifold-rereader"])
 		runs.set(name, await runArm(getArm(name), plan, corpus, { window: WINDOW, maxTokens: MAX_TOKENS }));
 }, 240_000);
 
-const ALL = ["pifold-immediate", "pifold-epoch", "pifold-ladder", "pifold-agent", "test-pifold-terse"];
+const ALL = ["pifold-immediate", "pifold-epoch", "pifold-ladder", "test-pifold-terse", "test-pifold-rereader"];
 
 describe("every pi-fold arm on a 16-stage plan", () => {
 	it.each(ALL)("%s completes every stage, never sends a request over the window and never compacts", (name) => {
@@ -97,12 +105,12 @@ describe("the agent's own folds", () => {
 		expect(r.metrics?.peekBytes).toBeGreaterThan(0);
 	});
 
-	it("in the agent arm, take files already read back from their folds instead of rereading them from disk", () => {
-		const agent = run("pifold-agent");
-		const immediate = run("pifold-immediate");
+	it("takes files already read back from their folds instead of rereading them from disk", () => {
+		const agent = run("pifold-immediate");
+		const rereader = run("test-pifold-rereader");
 		const rereads = (x: ArmRun) => x.record.reads.filter((f) => f.reread).length;
-		expect(rereads(agent)).toBeLessThan(rereads(immediate));
-		expect(agent.metrics?.peeks).toBeGreaterThan(immediate.metrics?.peeks ?? 0);
+		expect(rereads(agent)).toBeLessThan(rereads(rereader));
+		expect(agent.metrics?.peeks).toBeGreaterThan(rereader.metrics?.peeks ?? 0);
 	});
 });
 

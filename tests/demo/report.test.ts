@@ -139,13 +139,12 @@ describe("pi-fold demo flags", () => {
 			"pifold-ladder",
 			"pifold-immediate",
 			"pifold-epoch",
-			"pifold-agent",
 		]);
 	});
 
 	it("refuses an unknown arm, naming the known ones", async () => {
 		await expect(runDemo({ arms: ["pifold-nothing"], progress: false, out })).rejects.toThrow(
-			/unknown arm "pifold-nothing"; known arms: native, unmanaged, pifold-ladder, pifold-immediate, pifold-epoch, pifold-agent, pifold-epoch-agent/,
+			/unknown arm "pifold-nothing"; known arms: native, unmanaged, pifold-ladder, pifold-immediate, pifold-epoch, pifold-agent/,
 		);
 	});
 });

@@ -1,6 +1,7 @@
 // `pi-fold demo`: the offline session benchmark (the project's main job). Parses flags, then loads the benchmark
 // (which imports Pi) lazily, so `pi-fold hash` and `pi-fold verify` never load Pi.
 
+import { DEFAULT_ARMS } from "../../demo/options.ts";
 import { CliError } from "../errors.ts";
 
 const usage = `usage: pi-fold demo [--stages N] [--arms a,b] [--window N] [--seed S] [--out DIR] [--json] [--quiet]
@@ -10,7 +11,7 @@ Runs one real Pi session per arm on Pi's faux provider over a staged plan drawn 
 context.svg to the results folder (default results/demo-<timestamp>).
 
   --stages N       stages in the plan (default 64)
-  --arms a,b       arms to run, in order (default native,unmanaged)
+  --arms a,b       arms to run, in order (default ${DEFAULT_ARMS.join(",")})
   --window N       serving context window in tokens (default 372000)
   --seed S         plan seed (default pi-fold)
   --stage-chars N  characters of file bodies per stage (default 48000)
