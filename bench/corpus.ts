@@ -5,11 +5,14 @@
 //
 // The rule (CORPUS_RULE below, also in docs/token-estimation.md):
 //   1. walk <root>/node_modules recursively without following symlinks, skipping every entry whose
-//      name starts with "." (.bin, .vite, .package-lock.json, caches);
+//      name starts with "." (.bin, .vite, .package-lock.json, caches) and the `node` toolchain
+//      package (its install script lays files out differently from one install to the next);
 //   2. keep regular files named *.ts, *.js, *.md or *.json of MIN_BYTES..MAX_BYTES bytes;
 //   3. sort by the path relative to the root ("/"-separated, UTF-16 code unit order);
-//   4. per extension, take every STRIDE[ext]-th file of that extension starting with the first
-//      (prose and data are rarer than code, so .md and .json are sampled more densely);
+//   4. per extension, take a file when the first 4 bytes of SHA-256(path), read as a big-endian
+//      integer, are 0 modulo STRIDE[ext] (about one in STRIDE[ext]; prose and data are rarer than
+//      code, so .md and .json are sampled more densely). Membership depends on the path alone, so
+//      a file present in one install and absent in another never shifts the rest of the sample;
 //   5. the package of a file is the path segment(s) after its last "node_modules/" (two for
 //      "@scope/name"); a file is held out when the first byte of SHA-256(package) is odd, so
 //      near-copies inside one package (cjs/esm builds) never straddle the split.
@@ -28,7 +31,10 @@ export const STRIDE: Readonly<Record<string, number>> = { ".ts": 12, ".js": 12, 
 export const EXTENSIONS: readonly string[] = Object.keys(STRIDE);
 
 /** One-line statement of the rule, printed by the bench and the calibration script. */
-export const CORPUS_RULE = `node_modules/**/*.{ts,js,md,json}, no dot-entries or symlinks, ${MIN_BYTES}..${MAX_BYTES} bytes, sorted paths, every 12th .ts/.js, 3rd .md, 6th .json; held out iff sha256(package)[0] is odd`;
+export const CORPUS_RULE = `node_modules/**/*.{ts,js,md,json} except node_modules/node/, no dot-entries or symlinks, ${MIN_BYTES}..${MAX_BYTES} bytes, sorted paths, a file taken iff u32be(sha256(path)) % stride == 0 (12 for .ts/.js, 3 for .md, 6 for .json); held out iff sha256(package)[0] is odd`;
+
+/** Packages left out of the corpus: the Node toolchain, whose installed layout varies. */
+const EXCLUDED_TOP = new Set(["node_modules/node"]);
 
 /** A corpus file. */
 export interface CorpusFile {
@@ -57,6 +63,7 @@ function walk(dir: string, rel: string, out: { rel: string; size: number }[]): v
 		if (entry.name.startsWith(".")) continue;
 		const childRel = `${rel}/${entry.name}`;
 		const child = join(dir, entry.name);
+		if (EXCLUDED_TOP.has(childRel)) continue;
 		if (entry.isDirectory()) {
 			walk(child, childRel, out);
 		} else if (entry.isFile() && EXTENSIONS.some((ext) => entry.name.endsWith(ext))) {
@@ -90,13 +97,10 @@ export function listCorpus(options: CorpusOptions = {}): CorpusFile[] {
 		if (file.size >= MIN_BYTES && file.size <= MAX_BYTES) eligible.push(file.rel);
 	}
 	eligible.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-	const seen = new Map<string, number>();
 	const files: CorpusFile[] = [];
 	for (const path of eligible) {
 		const ext = EXTENSIONS.find((e) => path.endsWith(e)) ?? "";
-		const index = seen.get(ext) ?? 0;
-		seen.set(ext, index + 1);
-		if (index % (STRIDE[ext] ?? 1) !== 0) continue;
+		if (createHash("sha256").update(path).digest().readUInt32BE(0) % (STRIDE[ext] ?? 1) !== 0) continue;
 		const pkg = packageOf(path);
 		files.push({ path, pkg, split: splitOf(pkg) });
 	}

@@ -179,8 +179,19 @@ function fitCosts(pins) {
 	const b = Array.from(xty, (v, i) => v + ridge(i) * target(i));
 	return solve(a, b);
 }
+// Non-ASCII letters have ceilings at their priors: the corpus is almost all ASCII, so a handful of
+// files (a Macedonian locale table, say) can drive a per-letter cost far above what o200k charges
+// (Cyrillic runs about 4 letters a token), which would overestimate whole languages and make the
+// fence and the ladder act early. Any such cost above its ceiling is pinned to it.
+const ceilings = new Map([
+	[names.indexOf("xletter_2byte"), 0.4],
+	[names.indexOf("xletter_3byte"), 0.8],
+]);
 const free = fitCosts(new Map());
-const pins = new Map([...floors].filter(([i, floor]) => (free[i] ?? 0) < floor));
+const pins = new Map([
+	...[...floors].filter(([i, floor]) => (free[i] ?? 0) < floor),
+	...[...ceilings].filter(([i, ceiling]) => (free[i] ?? 0) > ceiling),
+]);
 const costs = (pins.size > 0 ? fitCosts(pins) : free).map((c) => Math.round(c * 1e4) / 1e4);
 if (costs.some((c) => c < 0)) throw new Error("a fitted cost is negative");
 console.log(`pieces: ${pieceCount} (calibration), ${cache.size} distinct`);
