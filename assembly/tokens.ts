@@ -13,7 +13,7 @@
 // compiled by scripts/tokens-dfa.mjs into a byte DFA with additive costs (DFA_* tables): the two
 // agree up to fixed-point rounding, except that the scanner splits runs longer than MAX_PIECE.
 
-import { DFA_BYTE_CLASS, DFA_COST, DFA_END, DFA_NEXT, DFA_SCALE, TOKEN_COSTS } from "./tokens-costs";
+import { DFA_BYTE_CLASS, DFA_COST, DFA_END, DFA_NEXT, DFA_SCALE, TOKEN_COSTS } from "./tokens-costs.generated";
 
 /** Input buffer capacity in bytes. */
 const TOKENS_INPUT_CAPACITY: i32 = 65536;

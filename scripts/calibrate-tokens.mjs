@@ -1,7 +1,7 @@
-// Fits the token estimator's per-feature costs (assembly/tokens-costs.ts) against exact o200k_base
+// Fits the token estimator's per-feature costs (assembly/tokens-costs.generated.ts) against exact o200k_base
 // counts from gpt-tokenizer, on the calibration half of the corpus (bench/corpus.ts), and reports
 // per-file error on both halves. Reads build/pi-fold-core.scalar.wasm (run `npm run build:wasm`
-// first); with --write it rewrites assembly/tokens-costs.ts (then rebuild).
+// first); with --write it rewrites assembly/tokens-costs.generated.ts (then rebuild).
 //
 // Method: the Wasm scanner runs in trace mode and reports every piece it cuts (its bytes and its
 // feature amounts); each piece is encoded alone with o200k_base to get its exact token count;
@@ -279,8 +279,8 @@ if (process.argv.includes("--doc")) {
 	console.log(out.join("\n"));
 }
 if (process.argv.includes("--write")) {
-	writeFileSync(join(root, "assembly/tokens-costs.ts"), file);
-	console.log("wrote assembly/tokens-costs.ts; run `npm run build:wasm` to rebuild the core");
+	writeFileSync(join(root, "assembly/tokens-costs.generated.ts"), file);
+	console.log("wrote assembly/tokens-costs.generated.ts; run `npm run build:wasm` to rebuild the core");
 } else {
 	console.log(names.map((n, i) => `${n}=${costs[i]}`).join(" "));
 }

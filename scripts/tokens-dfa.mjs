@@ -4,7 +4,7 @@
 // this byte minus before it), and the one-character lookahead of o200k's pre-tokenizer (a space or
 // punctuation char that turns out to be a word's prefix, the last space of a run) is settled one
 // byte late by correcting what was already added. Used by scripts/calibrate-tokens.mjs (which
-// writes the tables into assembly/tokens-costs.ts) and by tests (a JS reference run).
+// writes the tables into assembly/tokens-costs.generated.ts) and by tests (a JS reference run).
 
 /** Fixed-point scale of the integer transition costs. */
 export const DFA_SCALE = 1 << 20;

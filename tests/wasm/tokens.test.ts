@@ -142,8 +142,8 @@ describe("estimateTokens", () => {
 		);
 	});
 
-	it("matches the DFA tables the build script generates (assembly/tokens-costs.ts is not stale)", () => {
-		const source = readFileSync(join(root, "assembly/tokens-costs.ts"), "utf8");
+	it("matches the DFA tables the build script generates (assembly/tokens-costs.generated.ts is not stale)", () => {
+		const source = readFileSync(join(root, "assembly/tokens-costs.generated.ts"), "utf8");
 		const block = /TOKEN_COSTS: usize = memory\.data<f64>\(\[([\s\S]*?)\]\)/.exec(source)?.[1] ?? "";
 		const costs = block
 			.replace(/\/\*.*?\*\//g, "")
