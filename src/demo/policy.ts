@@ -151,7 +151,8 @@ export function composeNote(stage: StageView, view: WindowView): string {
 	return out.join(" ");
 }
 
-const NO_USAGE: AssistantMessage["usage"] = {
+/** Usage of a scripted reply: the faux provider fills in the real numbers. */
+export const NO_USAGE: AssistantMessage["usage"] = {
 	input: 0,
 	output: 0,
 	cacheRead: 0,

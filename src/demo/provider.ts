@@ -6,6 +6,7 @@ import type { AssistantMessage, FauxResponseFactory, Message, Model, Provider } 
 import { isBriefRequest } from "./brief-writer.ts";
 import type { PiHost } from "./host.ts";
 import type { RequestRecord } from "./ledger.ts";
+import { NO_USAGE } from "./policy.ts";
 import { isSummaryRequest } from "./summarizer.ts";
 
 export const PROVIDER_ID = "pifold-bench";
@@ -143,14 +144,7 @@ function rejection(ai: PiHost["ai"], model: Model<string>, errorMessage: string)
 		api: model.api,
 		provider: model.provider,
 		model: model.id,
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
+		usage: structuredClone(NO_USAGE),
 		stopReason: "error",
 		errorMessage,
 		timestamp: Date.now(),
