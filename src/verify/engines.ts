@@ -15,7 +15,12 @@
 // Pure in-memory hashing; no file I/O.
 
 import { createHash, hash as nodeHashOneShot } from "node:crypto";
-import { Sha256 as WasmSha256, sha256Chunks as wasmChunks, sha256Many as wasmMany } from "../wasm/index.ts";
+import {
+	deterministicBytes,
+	Sha256 as WasmSha256,
+	sha256Chunks as wasmChunks,
+	sha256Many as wasmMany,
+} from "../wasm/index.ts";
 import type { EngineName } from "./options.ts";
 
 /** A concrete engine (after "auto" is resolved for a shape). */
@@ -66,18 +71,6 @@ function timeMs(fn: () => void): number {
 	return Math.max(best, 1e-6);
 }
 
-function sample(length: number): Uint8Array {
-	const out = new Uint8Array(length);
-	let x = 0x2545f491;
-	for (let i = 0; i < length; i++) {
-		x ^= x << 13;
-		x ^= x >>> 17;
-		x ^= x << 5;
-		out[i] = x & 0xff;
-	}
-	return out;
-}
-
 function nodeChunks(data: Uint8Array, chunkSize: number): Uint8Array {
 	const count = Math.ceil(data.length / chunkSize);
 	const out = new Uint8Array(count * 32);
@@ -88,7 +81,7 @@ function nodeChunks(data: Uint8Array, chunkSize: number): Uint8Array {
 
 /** Measures both engines on small instances of each shape (~2 ms, plus the Wasm core's first load). */
 export function measureEngines(): EngineCalibration {
-	const data = sample(256 * 1024);
+	const data = deterministicBytes(256 * 1024, 0x2545f491);
 	const quarter = data.subarray(0, 64 * 1024);
 	const mbps = (bytes: number, ms: number) => bytes / 1e3 / ms;
 	const streamNode = timeMs(() => createHash("sha256").update(quarter).digest());

@@ -53,5 +53,6 @@ export {
 	sha256ManyInto,
 } from "./multi.ts";
 export { type HashInput, SHA256_STATE_BYTES, Sha256, sha256, sha256Hex } from "./sha256.ts";
+export { deterministicBytes } from "./sha256-abi.ts";
 export { sliceUtf8, snapUtf8Range, snapUtf8RangeWasm, type Utf8Range, type Utf8Slice } from "./slice.ts";
 export { estimateTokens, estimateTokensWith } from "./tokens.ts";

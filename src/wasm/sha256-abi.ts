@@ -89,7 +89,8 @@ export function stage(v: Sha256Views, data: Uint8Array | string, ptr: number): n
 	return v.buf.write(data, ptr, utf8Bound(data.length), "utf8");
 }
 
-function deterministicBytes(length: number, seed: number): Uint8Array {
+/** `length` reproducible pseudo-random bytes (xorshift32 from `seed`): self-test and calibration data. */
+export function deterministicBytes(length: number, seed: number): Uint8Array {
 	const out = new Uint8Array(length);
 	let x = seed >>> 0 || 1;
 	for (let i = 0; i < length; i++) {
