@@ -69,9 +69,6 @@ export interface FoldMetrics {
 	unattributedRewrites: number;
 }
 
-/** Arms the following issues add; named here so `--arms` can say why they are not available yet. */
-export const PLANNED_ARMS: readonly string[] = [];
-
 const registry = new Map<string, ArmDefinition>();
 
 export function registerArm(arm: ArmDefinition): void {
@@ -86,7 +83,6 @@ export function listArms(): ArmDefinition[] {
 export function getArm(name: string): ArmDefinition {
 	const arm = registry.get(name);
 	if (arm) return arm;
-	if (PLANNED_ARMS.includes(name)) throw new Error(`arm ${JSON.stringify(name)} is planned but not built yet`);
 	throw new Error(`unknown arm ${JSON.stringify(name)}; known arms: ${[...registry.keys()].join(", ")}`);
 }
 

@@ -1,7 +1,7 @@
 // The offline session benchmark (`pi-fold demo`, `npm run demo`): real Pi sessions on the faux provider, one per
 // arm, over a staged plan drawn from the installed Pi packages. Imports Pi; load it lazily from the CLI.
 
-export { type ArmDefinition, type ArmEnv, getArm, listArms, PLANNED_ARMS, registerArm } from "./arms.ts";
+export { type ArmDefinition, type ArmEnv, getArm, listArms, registerArm } from "./arms.ts";
 export { renderChart } from "./chart.ts";
 export { CORPUS_RULE, type Corpus, loadCorpus } from "./corpus.ts";
 export { type LedgerTotals, ledgerTotals, PRICES, type RequestRecord } from "./ledger.ts";
