@@ -12,10 +12,44 @@ import { budgetFor } from "./budget.ts";
 import { requestMessageTokens } from "./ladder-input.ts";
 import { type FoldRuntime, notifierFor } from "./runtime.ts";
 
+/** Per-message estimates of the last request, by message digest, and the last system prompt's. */
+const estimates = new WeakMap<FoldRuntime, { byDigest: Map<string, number>; system: string; systemTokens: number }>();
+
+/**
+ * The request's estimated size: `requestMessageTokens` per message, reusing the previous request's
+ * estimate of any message whose digest is unchanged (between commits every request is the previous
+ * one plus appended messages, so only the new ones are estimated), plus the system prompt.
+ */
+function estimateRequest(
+	runtime: FoldRuntime,
+	ctx: ExtensionContext,
+	messages: readonly unknown[],
+	digests: readonly Uint8Array[],
+): number {
+	const previous = estimates.get(runtime);
+	const byDigest = new Map<string, number>();
+	let total = 0;
+	messages.forEach((message, i) => {
+		const key = Buffer.from(digests[i] as Uint8Array).toString("hex");
+		const tokens = byDigest.get(key) ?? previous?.byDigest.get(key) ?? requestMessageTokens([message]);
+		byDigest.set(key, tokens);
+		total += tokens;
+	});
+	const system = ctx.getSystemPrompt?.() ?? "";
+	const systemTokens = previous && previous.system === system ? previous.systemTokens : estimateTokens(system);
+	estimates.set(runtime, { byDigest, system, systemTokens });
+	return total + systemTokens;
+}
+
 /** Checks one request; aborts it when over budget. Returns true when it was aborted. */
-export function fenceRequest(runtime: FoldRuntime, ctx: ExtensionContext, messages: readonly unknown[]): boolean {
+export function fenceRequest(
+	runtime: FoldRuntime,
+	ctx: ExtensionContext,
+	messages: readonly unknown[],
+	digests: readonly Uint8Array[],
+): boolean {
 	const budget = budgetFor(ctx.model, runtime.options.providerTotalWindow);
-	const tokens = requestMessageTokens(messages) + estimateTokens(ctx.getSystemPrompt?.() ?? "");
+	const tokens = estimateRequest(runtime, ctx, messages, digests);
 	const verdict = fence(tokens, 0, budget);
 	if (!verdict.abort || !verdict.message) return false;
 	runtime.fenced.push(verdict.message);

@@ -61,8 +61,11 @@ export function registerPiFold(pi: ExtensionAPI, options?: PiFoldOptions, extras
 	pi.on(
 		"context",
 		guard("context", (event, ctx) => {
-			if (fenceRequest(runtime, ctx, event.messages)) return undefined;
-			runtime.observe(ctx, event.messages);
+			// One digest per message serves both the fence (its per-message estimates are cached by
+			// digest, so only new messages are estimated) and the window observer.
+			const digests = runtime.observer.digests(event.messages);
+			if (fenceRequest(runtime, ctx, event.messages, digests)) return undefined;
+			runtime.observe(ctx, event.messages, digests);
 			return undefined;
 		}),
 	);

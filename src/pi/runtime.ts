@@ -284,9 +284,13 @@ export class FoldRuntime {
 	}
 
 	/** Observes one request's messages (the `context` hook); never changes them. */
-	observe(ctx: Pick<ExtensionContext, "sessionManager">, messages: readonly unknown[]): RequestObservation {
+	observe(
+		ctx: Pick<ExtensionContext, "sessionManager">,
+		messages: readonly unknown[],
+		digests?: Uint8Array[],
+	): RequestObservation {
 		const state = this.sync(ctx);
-		const observation = this.observer.observe(messages, state.commitSeq);
+		const observation = this.observer.observe(messages, state.commitSeq, digests);
 		this.observations.push(observation);
 		if (this.observations.length > OBSERVATION_HISTORY) this.observations.shift();
 		return observation;

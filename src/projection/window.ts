@@ -73,9 +73,12 @@ export class WindowObserver {
 		return out;
 	}
 
-	/** Classifies the request about to be sent; `commitSeq` is the latest commit on the branch. */
-	observe(messages: readonly unknown[], commitSeq: number): RequestObservation {
-		const next = this.digests(messages);
+	/**
+	 * Classifies the request about to be sent; `commitSeq` is the latest commit on the branch.
+	 * `digests`, when the caller already computed them with `digests(messages)`, are reused.
+	 */
+	observe(messages: readonly unknown[], commitSeq: number, digests?: Uint8Array[]): RequestObservation {
+		const next = digests ?? this.digests(messages);
 		const prev = this.previous;
 		let firstDivergent: number | null = null;
 		const shared = Math.min(prev.length, next.length);
