@@ -5,6 +5,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
+import { deterministicBytes } from "../../src/wasm/index.ts";
 
 const dirs: string[] = [];
 
@@ -19,17 +20,9 @@ afterEach(() => {
 	for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Deterministic pseudo-random bytes. */
+/** Deterministic pseudo-random bytes (the Wasm layer's xorshift generator). */
 export function bytes(length: number, seed = 1): Uint8Array {
-	const out = new Uint8Array(length);
-	let x = seed >>> 0 || 1;
-	for (let i = 0; i < length; i++) {
-		x ^= x << 13;
-		x ^= x >>> 17;
-		x ^= x << 5;
-		out[i] = x & 0xff;
-	}
-	return out;
+	return deterministicBytes(length, seed);
 }
 
 /** Flips one bit of the byte at `offset` of a (read-only) file. */
