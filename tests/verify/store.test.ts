@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -177,11 +178,35 @@ describe("verifyStore", () => {
 		expect(await verifyStore(dir)).toMatchObject({ ok: true, blobs: 0, issues: [] });
 	});
 
-	it.skipIf(process.getuid?.() === 0)("names an unreadable blob", async () => {
+	it("names an unreadable blob", async () => {
 		const { dir, small } = await sampleStore();
-		chmodSync(blobPath(dir, small[1] as string), 0o000);
-		const result = await verifyStore(dir, { workers: 0 });
-		expect(result.issues).toEqual([
+		const target = blobPath(dir, small[1] as string);
+		chmodSync(target, 0o000);
+		if (process.getuid?.() !== 0) {
+			const result = await verifyStore(dir, { workers: 0 });
+			expect(result.issues).toEqual([
+				expect.objectContaining({ kind: "unreadable", digest: small[1], detail: "cannot read (EACCES)" }),
+			]);
+			return;
+		}
+		// Root reads any file, so run the bundled CLI as an unprivileged user over a store it may
+		// traverse (folders opened up to 0755 for the test) with the one blob at mode 0000.
+		for (const folder of [
+			dir,
+			join(dir, "sha256"),
+			...readdirSync(join(dir, "sha256")).map((d) => join(dir, "sha256", d)),
+		]) {
+			chmodSync(folder, 0o755);
+		}
+		const cli = join(import.meta.dirname, "..", "..", "build", "cli.js");
+		const run = spawnSync(process.execPath, [cli, "verify", "--json", "--workers", "0", dir], {
+			uid: 65534,
+			gid: 65534,
+			encoding: "utf8",
+		});
+		expect(run.status).toBe(1);
+		const report = JSON.parse(run.stdout) as { issues: { kind: string; digest?: string; detail?: string }[] };
+		expect(report.issues).toEqual([
 			expect.objectContaining({ kind: "unreadable", digest: small[1], detail: "cannot read (EACCES)" }),
 		]);
 	});
