@@ -34,7 +34,7 @@ export interface HashingBenchOptions {
 	/** Count of 2 KB messages (default 10,000) and of 64 B messages (default 131,072). */
 	messages2k?: number;
 	messages64?: number;
-	/** Timed repeats per contender, median reported (default 3). */
+	/** Timed repeats per contender, median reported (default 5). */
 	repeats?: number;
 	/** Worker threads of pi-fold and of the threaded peer (default 2). */
 	workers?: number;
@@ -76,15 +76,21 @@ export interface HashingBenchResult {
 
 type Runner = () => unknown;
 
-/** Runs each contender `repeats` times round-robin (after a warm-up) and returns median ms per label. */
+/**
+ * Runs each contender once to warm up, then `repeats` rounds; each round runs every contender once,
+ * starting from a different one each round (so no contender always follows the same neighbour).
+ * Returns the median ms per label.
+ */
 async function race(contenders: Record<string, Runner>, repeats: number): Promise<Record<string, number>> {
+	const entries = Object.entries(contenders);
 	const times: Record<string, number[]> = {};
-	for (const [label, run] of Object.entries(contenders)) {
+	for (const [label, run] of entries) {
 		await run();
 		times[label] = [];
 	}
 	for (let r = 0; r < repeats; r++) {
-		for (const [label, run] of Object.entries(contenders)) {
+		for (let k = 0; k < entries.length; k++) {
+			const [label, run] = entries[(r + k) % entries.length] as [string, Runner];
 			const start = performance.now();
 			await run();
 			times[label]?.push(performance.now() - start);
@@ -144,7 +150,7 @@ export async function runHashingBench(options: HashingBenchOptions = {}): Promis
 		streamMiB: options.streamMiB ?? 64,
 		messages2k: options.messages2k ?? 10_000,
 		messages64: options.messages64 ?? 131_072,
-		repeats: options.repeats ?? 3,
+		repeats: options.repeats ?? 5,
 		workers: options.workers ?? 2,
 	};
 	const log = options.log ?? (() => {});

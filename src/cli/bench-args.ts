@@ -9,7 +9,7 @@ export const BENCH_USAGE = `usage: pi-fold bench [--json] [--out FILE] [--size M
   --size MiB     size of the mixed store and of the single blob (default 512)
   --stream MiB   size of the single-stream buffer (default 64)
   --messages N   count of 2 KB messages (default 10000; 64 B messages scale x13.1072)
-  --repeats N    timed repeats per contender, median reported (default 3)
+  --repeats N    timed repeats per contender, median reported (default 5)
   --workers N    worker threads of pi-fold and of the threaded peer (default 2)
   --no-estimator skip the token-estimator benchmark
   --estimator-sample N   estimator: use every Nth held-out corpus file (default 1 = all)
@@ -51,7 +51,7 @@ export function parseBenchArgs(args: readonly string[]): BenchArgs {
 			streamMiB: intFlag("bench", p, "stream", 64, 1, 4096),
 			messages2k: messages,
 			messages64: Math.round(messages * 13.1072),
-			repeats: intFlag("bench", p, "repeats", 3, 1, 100),
+			repeats: intFlag("bench", p, "repeats", 5, 1, 100),
 			workers: intFlag("bench", p, "workers", 2, 0, 64),
 		},
 	};

@@ -2,11 +2,11 @@
 
 /** A user-facing CLI failure: `message` is printed after "pi-fold: ", `exitCode` becomes the exit status. */
 export class CliError extends Error {
-	constructor(
-		message: string,
-		readonly exitCode = 2,
-	) {
+	readonly exitCode: number;
+
+	constructor(message: string, exitCode = 2) {
 		super(message);
 		this.name = "CliError";
+		this.exitCode = exitCode;
 	}
 }
