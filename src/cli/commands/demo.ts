@@ -1,7 +1,7 @@
 // `pi-fold demo`: the offline session benchmark (the project's main job). Parses flags, then loads the benchmark
 // (which imports Pi) lazily, so `pi-fold hash` and `pi-fold verify` never load Pi.
 
-import { DEFAULT_ARMS } from "../../demo/options.ts";
+import { DEFAULT_ARMS } from "../../../bench/session/options.ts";
 import { CliError } from "../errors.ts";
 
 const usage = `usage: pi-fold demo [--stages N] [--arms a,b] [--window N] [--seed S] [--out DIR] [--json] [--quiet]
@@ -100,7 +100,7 @@ export const command = {
 			process.stdout.write(usage);
 			return 0;
 		}
-		const { runDemo } = await import("../../demo/index.ts");
+		const { runDemo } = await import("../../../bench/session/index.ts");
 		let result: Awaited<ReturnType<typeof runDemo>>;
 		try {
 			result = await runDemo(parsed, {

@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Corpus, countLines, loadCorpus, sha256Hex } from "../../src/demo/corpus.ts";
-import { definitionLine } from "../../src/demo/facts.ts";
-import { buildPlan, isNoteStage, isProbeStage, type Plan, planCadence } from "../../src/demo/plan.ts";
+import { type Corpus, countLines, loadCorpus, sha256Hex } from "../../../bench/session/corpus.ts";
+import { definitionLine } from "../../../bench/session/facts.ts";
+import { buildPlan, isNoteStage, isProbeStage, type Plan, planCadence } from "../../../bench/session/plan.ts";
 
 let corpus: Corpus;
 let plan: Plan;
@@ -108,7 +108,7 @@ describe("the plan", () => {
 describe("the benchmark's imports", () => {
 	it("take Pi values only through host.ts, so the bundled CLI loads Pi lazily", async () => {
 		const { readdirSync } = await import("node:fs");
-		const dir = join(import.meta.dirname, "../../src/demo");
+		const dir = join(import.meta.dirname, "../../../bench/session");
 		for (const name of readdirSync(dir).filter((n) => n.endsWith(".ts") && n !== "host.ts")) {
 			const source = readFileSync(join(dir, name), "utf8");
 			const valueImports = [...source.matchAll(/^import (?!type )[^;]*from "(@earendil-works\/[^"]+|typebox)";/gm)];

@@ -2,11 +2,11 @@
 // with a small window overflows, which is reported as a result; the ledger is exactly what the provider reported.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import { getArm } from "../../src/demo/arms.ts";
-import { type Corpus, loadCorpus } from "../../src/demo/corpus.ts";
-import { ledgerTotals } from "../../src/demo/ledger.ts";
-import { buildPlan, type Plan } from "../../src/demo/plan.ts";
-import { type ArmRun, runArm } from "../../src/demo/session.ts";
+import { getArm } from "../../../bench/session/arms.ts";
+import { type Corpus, loadCorpus } from "../../../bench/session/corpus.ts";
+import { ledgerTotals } from "../../../bench/session/ledger.ts";
+import { buildPlan, type Plan } from "../../../bench/session/plan.ts";
+import { type ArmRun, runArm } from "../../../bench/session/session.ts";
 
 let corpus: Corpus;
 let plan: Plan;

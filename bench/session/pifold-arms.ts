@@ -4,9 +4,9 @@
 // and in what the scripted agent does with the tool. Also reads each run's fold measures back from the session.
 
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
-import type { PiFoldOptions } from "../pi/options.ts";
-import { registerPiFold } from "../pi/register.ts";
-import type { FoldRuntime } from "../pi/runtime.ts";
+import type { PiFoldOptions } from "../../src/pi/options.ts";
+import { registerPiFold } from "../../src/pi/register.ts";
+import type { FoldRuntime } from "../../src/pi/runtime.ts";
 import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arms.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
 import { pifoldTotalWindow } from "./options.ts";

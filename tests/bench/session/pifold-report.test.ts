@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DemoResult, reportSchema, runDemo } from "../../src/demo/index.ts";
-import { pifoldServingBudget } from "../../src/demo/options.ts";
-import { evaluateTargets } from "../../src/demo/targets.ts";
+import { type DemoResult, reportSchema, runDemo } from "../../../bench/session/index.ts";
+import { pifoldServingBudget } from "../../../bench/session/options.ts";
+import { evaluateTargets } from "../../../bench/session/targets.ts";
 
 let out: string;
 let result: DemoResult;

@@ -4,9 +4,8 @@
 
 import type { Message } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
-import { SUMMARY_SYSTEM_PROMPT } from "../../src/briefs/summarizer.ts";
-import { BRIEF_WRITER_MAX_CHARS, isBriefRequest, writeBrief } from "../../src/demo/brief-writer.ts";
-import { peekedSources, placeholders, sourceMessages, sourceReads } from "../../src/demo/folds.ts";
+import { BRIEF_WRITER_MAX_CHARS, isBriefRequest, writeBrief } from "../../../bench/session/brief-writer.ts";
+import { peekedSources, placeholders, sourceMessages, sourceReads } from "../../../bench/session/folds.ts";
 import {
 	briefCoversStage,
 	markFinished,
@@ -14,13 +13,14 @@ import {
 	PEEK_PAGE_BYTES,
 	peekRoute,
 	stageBrief,
-} from "../../src/demo/pifold-policy.ts";
-import { createPolicyFactory } from "../../src/demo/policy.ts";
-import { STAGE_TOOL } from "../../src/demo/protocol.ts";
-import { buildView, type QuestionView, type StageView } from "../../src/demo/window.ts";
-import { foldSource } from "../../src/lattice/index.ts";
-import { renderPlaceholder } from "../../src/projection/index.ts";
-import { FRESH_TAIL_UNITS } from "../../src/transcript/index.ts";
+} from "../../../bench/session/pifold-policy.ts";
+import { createPolicyFactory } from "../../../bench/session/policy.ts";
+import { STAGE_TOOL } from "../../../bench/session/protocol.ts";
+import { buildView, type QuestionView, type StageView } from "../../../bench/session/window.ts";
+import { SUMMARY_SYSTEM_PROMPT } from "../../../src/briefs/summarizer.ts";
+import { foldSource } from "../../../src/lattice/index.ts";
+import { renderPlaceholder } from "../../../src/projection/index.ts";
+import { FRESH_TAIL_UNITS } from "../../../src/transcript/index.ts";
 import { exchange, system, user } from "./messages.ts";
 
 const FOLD_ID = "f0123456789abcdef";

@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseDemoArgs } from "../../src/cli/commands/demo.ts";
-import { type DemoResult, parseDemoOptions, reportSchema, runDemo } from "../../src/demo/index.ts";
+import { type DemoResult, parseDemoOptions, reportSchema, runDemo } from "../../../bench/session/index.ts";
+import { parseDemoArgs } from "../../../src/cli/commands/demo.ts";
 
 let out: string;
 let result: DemoResult;

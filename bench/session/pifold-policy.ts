@@ -4,7 +4,7 @@
 // brief's handle: `peek` page by page (bounded), `expand` only when paging cannot settle it; a receipt whose fold no
 // visible brief names is looked up in the fold tree (`status`, bounded pages). Pure functions.
 
-import { FRESH_TAIL_UNITS } from "../transcript/index.ts";
+import { FRESH_TAIL_UNITS } from "../../src/transcript/index.ts";
 import {
 	briefReceipts,
 	CONTEXT_TOOL,

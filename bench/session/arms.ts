@@ -1,6 +1,6 @@
 // The arm registry. An arm is one way of managing the window, run with the same plan and the same scripted policy:
 // only its settings, extensions and extra recovery routes differ. `native` and `unmanaged` are built in; the pi-fold
-// arms (`pifold-ladder`, `pifold-immediate`, `pifold-epoch`, `pifold-agent`, src/demo/pifold-arms.ts) are registered
+// arms (`pifold-ladder`, `pifold-immediate`, `pifold-epoch`, `pifold-agent`, bench/session/pifold-arms.ts) are registered
 // here too; `registerArm` takes further arms with their extension factories, tools, recovery routes and policy hooks.
 
 import type { AgentSession, ExtensionFactory } from "@earendil-works/pi-coding-agent";

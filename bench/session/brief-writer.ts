@@ -4,7 +4,7 @@
 // covers, their receipts, the files read), newest detail kept first when the brief would run over. Pure functions.
 
 import type { Message } from "@earendil-works/pi-ai";
-import { SUMMARY_SYSTEM_PROMPT } from "../briefs/summarizer.ts";
+import { SUMMARY_SYSTEM_PROMPT } from "../../src/briefs/summarizer.ts";
 import { RECEIPT_LINE, STAGE_HEADER } from "./protocol.ts";
 import { textOf } from "./window.ts";
 

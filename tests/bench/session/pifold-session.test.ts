@@ -5,13 +5,13 @@
 // through `peek`; epoch scheduling lands the same marks in fewer rewrites; the ladder alone keeps the budget.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import { type ArmDefinition, getArm, listArms, registerArm } from "../../src/demo/arms.ts";
-import { type Corpus, loadCorpus } from "../../src/demo/corpus.ts";
-import { ledgerTotals } from "../../src/demo/ledger.ts";
-import { pifoldServingBudget } from "../../src/demo/options.ts";
-import { handInTerse } from "../../src/demo/pifold-policy.ts";
-import { buildPlan, type Plan } from "../../src/demo/plan.ts";
-import { type ArmRun, runArm } from "../../src/demo/session.ts";
+import { type ArmDefinition, getArm, listArms, registerArm } from "../../../bench/session/arms.ts";
+import { type Corpus, loadCorpus } from "../../../bench/session/corpus.ts";
+import { ledgerTotals } from "../../../bench/session/ledger.ts";
+import { pifoldServingBudget } from "../../../bench/session/options.ts";
+import { handInTerse } from "../../../bench/session/pifold-policy.ts";
+import { buildPlan, type Plan } from "../../../bench/session/plan.ts";
+import { type ArmRun, runArm } from "../../../bench/session/session.ts";
 
 const WINDOW = 160_000;
 const MAX_TOKENS = 16_384;

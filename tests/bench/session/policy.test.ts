@@ -3,12 +3,12 @@
 // its instructions were compacted away.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Corpus, type CorpusFile, countLines, loadCorpus } from "../../src/demo/corpus.ts";
-import { findDefinitions } from "../../src/demo/facts.ts";
-import { buildPlan, type Plan, type PlanStage, type Question } from "../../src/demo/plan.ts";
-import { composeNote, decide, NOTE_WORDS } from "../../src/demo/policy.ts";
-import { countWords, STAGE_TOOL, stageResult, taskMessage } from "../../src/demo/protocol.ts";
-import { buildView } from "../../src/demo/window.ts";
+import { type Corpus, type CorpusFile, countLines, loadCorpus } from "../../../bench/session/corpus.ts";
+import { findDefinitions } from "../../../bench/session/facts.ts";
+import { buildPlan, type Plan, type PlanStage, type Question } from "../../../bench/session/plan.ts";
+import { composeNote, decide, NOTE_WORDS } from "../../../bench/session/policy.ts";
+import { countWords, STAGE_TOOL, stageResult, taskMessage } from "../../../bench/session/protocol.ts";
+import { buildView } from "../../../bench/session/window.ts";
 import { exchange, system, user } from "./messages.ts";
 
 let corpus: Corpus;
