@@ -106,7 +106,14 @@ export async function nodeWorkers(dir: string, pool: VerifyPool): Promise<number
 			bytes += blob.size;
 		}
 		plans.push({
-			task: { kind: "batch", paths: group.map((b) => b.path), engine: "node" },
+			task: {
+				kind: "batch",
+				paths: group.map((b) => b.path),
+				maxBuffered: SMALL,
+				engine: "node",
+				streamEngine: "node",
+				readSize: READ,
+			},
 			digests: group.map((b) => b.digest),
 		});
 	}

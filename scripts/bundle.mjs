@@ -27,6 +27,8 @@ const entries = [
 	{ in: "src/index.ts", out: "build/extension.js" },
 	{ in: "src/verify/index.ts", out: "build/verify.js" },
 	{ in: "src/cli/main.ts", out: "build/cli.js", cli: true },
+	// The verification worker threads' own small bundle (no CLI, no zod), found beside the others.
+	{ in: "src/verify/worker.ts", out: "build/verify-worker.js" },
 ];
 
 for (const entry of entries) {

@@ -98,7 +98,7 @@ export async function planEdits(
 			let source = fold ? sources.get(fold.sourceSha256) : new Error(`no fold source holds entry ${item.id}`);
 			if (fold && source === undefined) {
 				try {
-					const parsed = parseFoldSource(await store.read(fold.sourceSha256, `fold ${fold.id}`));
+					const parsed = parseFoldSource(await store.read(fold.sourceSha256, `fold ${fold.id}`, fold.sourceBytes));
 					source = new Map(parsed.map((e) => [e.id, e.message.content]));
 				} catch (error) {
 					source = error instanceof Error ? error : new Error(String(error));

@@ -6,14 +6,18 @@
 export interface SourceStore {
 	/** Writes `source` (idempotent); resolves once it is durable. */
 	put(source: string): Promise<{ sha256: string; bytes: number }>;
-	/** Reads and verifies the whole source; rejects naming `label` and both digests on a mismatch. */
-	read(sha256: string, label: string): Promise<string>;
-	/** A verified slice snapped to UTF-8 boundaries: byte range [start, end) of totalBytes. */
+	/**
+	 * Reads and verifies the whole source; rejects naming `label` and both digests on a mismatch. With
+	 * `expectedBytes` (the size the fold recorded), a blob of another size is refused unopened.
+	 */
+	read(sha256: string, label: string, expectedBytes?: number): Promise<string>;
+	/** A verified slice snapped to UTF-8 boundaries: byte range [start, end) of totalBytes. `expectedBytes` as for read. */
 	readSlice(
 		sha256: string,
 		offset: number,
 		bytes: number,
 		label: string,
+		expectedBytes?: number,
 	): Promise<{ text: string; start: number; end: number; totalBytes: number }>;
 }
 

@@ -3,22 +3,31 @@
 // sidecar beside sources larger than the tree threshold, atomic tmp+fsync+rename writes, files 0444,
 // directories 0700). Every read is verified before a byte is returned:
 //
-// - `read(sha, label)` reads the whole blob and hashes it against its name.
-// - `readSlice(sha, offset, bytes, label)` returns the UTF-8-snapped range [offset, offset+bytes)
-//   (outward snapping, so paging with offset = previous end tiles the source exactly). Small blobs
-//   (no sidecar) are hashed whole. Large blobs are verified by the sidecar chunks the range touches
-//   only, with the sidecar's root PINNED: by `put` in this process, or, the first time an unpinned
-//   large blob is sliced (after a restart), by one whole-blob verification that also recomputes the
-//   root. So a consistently rewritten blob + sidecar pair never passes on trust. Any chunk-level
-//   failure falls back to whole verification against the name; only a blob that does not hash to its
-//   name (or is missing, or is not a regular file) is refused.
+// - `read(sha, label, expectedBytes?)` reads the whole blob and hashes it against its name.
+// - `readSlice(sha, offset, bytes, label, expectedBytes?)` returns the UTF-8-snapped range
+//   [offset, offset+bytes) (outward snapping, so paging with offset = previous end tiles the source
+//   exactly). Small blobs (no sidecar) are hashed whole, keeping only the range. Large blobs are
+//   verified by the sidecar chunks the range touches only, with the sidecar's root PINNED: by `put`
+//   in this process, or, the first time an unpinned large blob is sliced (after a restart), by one
+//   whole-blob verification that also recomputes the root. So a consistently rewritten blob + sidecar
+//   pair never passes on trust. Any chunk-level failure falls back to whole verification against the
+//   name; only a blob that does not hash to its name (or is missing, or was refused) is refused.
 //
-// Refusals throw SourceVerificationError naming the caller's label (e.g. "fold f0123…") and both
-// digests (actual null when there is no readable blob); nothing unverified is ever returned.
-// This module does its own file I/O (async reads; bounded slices use the verifier's sync reads).
+// Every read is checked before the blob is opened (source-read.ts, src/verify/safe-open.ts): a blob
+// that is not a regular file (symlink, FIFO, socket, device, folder), or whose size is not the
+// `expectedBytes` the fold recorded, is refused by name unopened; opens never block; reads are
+// bounded calls, and memory holds only what is returned. A sidecar that is not a regular file is
+// ignored (never opened) and the name decides. Opening a store sweeps its tmp/ of files a killed
+// writer left (older than a minute, writer gone: src/verify/tmp-sweep.ts).
+//
+// Refusals throw SourceVerificationError naming the caller's label (e.g. "fold f0123…"), both
+// digests (actual null when there is no readable blob), and the path and what was wrong; nothing
+// unverified is ever returned. This module does its own file I/O (async whole reads; bounded slices
+// use the verifier's sync reads).
 
-import { constants, lstatSync } from "node:fs";
-import { lstat, mkdir, open, rm } from "node:fs/promises";
+import { constants as bufferConstants } from "node:buffer";
+import { lstatSync } from "node:fs";
+import { lstat, mkdir, rm } from "node:fs/promises";
 import {
 	blobPath,
 	blobRelPath,
@@ -26,18 +35,25 @@ import {
 	DEFAULT_CHUNK_SIZE,
 	DEFAULT_TREE_MIN_BYTES,
 	DIR_MODE,
+	FileRefusedError,
 	isDigestHex,
 	loadTree,
 	makeTree,
 	readVerifiedRange,
+	type SweepResult,
 	sha256Hex,
+	sweepStaleTemp,
 	treePath,
 	writeBlob,
 } from "../verify/index.ts";
 import { snapUtf8Range } from "../wasm/index.ts";
+import { type Keep, readWholeChecked, type WholeFail } from "./source-read.ts";
 
-/** Why a stored source was refused. */
-export type SourceFailure = "missing" | "mismatch" | "unreadable";
+/** Why a stored source was refused: absent, altered, unreadable, or refused unopened (not a regular file, wrong size). */
+export type SourceFailure = "missing" | "mismatch" | "unreadable" | "refused";
+
+/** The largest source `read` returns: the longest string Node can hold (bytes >= characters). */
+export const MAX_SOURCE_TEXT_BYTES = bufferConstants.MAX_STRING_LENGTH;
 
 /** A stored fold source failed verification (or is missing); nothing from it was returned. */
 export class SourceVerificationError extends Error {
@@ -50,7 +66,7 @@ export class SourceVerificationError extends Error {
 	readonly actual: string | null;
 	readonly reason: SourceFailure;
 	constructor(label: string, expected: string, actual: string | null, reason: SourceFailure, detail = "") {
-		const found = actual ?? (reason === "missing" ? "none (blob missing)" : "none (blob unreadable)");
+		const found = actual ?? `none (blob ${reason === "mismatch" ? "unreadable" : reason})`;
 		super(
 			`${label}: stored source failed verification: expected sha256 ${expected}, actual sha256 ${found}` +
 				`${detail ? ` (${detail})` : ""}; nothing from it was returned`,
@@ -76,28 +92,32 @@ export interface VerifyEvent {
  * - `chunkSize` of large sources' chunk trees (default DEFAULT_CHUNK_SIZE, 1 MiB, from src/verify);
  * - `treeMinBytes`: sources larger than this get a chunk tree (default DEFAULT_TREE_MIN_BYTES, 4 MiB);
  * - `durable`: fsync files and folders on put (default true; false only for throwaway stores);
- * - `onVerify`: called after each successful verification (see VerifyEvent).
+ * - `onVerify`: called after each successful verification (see VerifyEvent);
+ * - `sweepTemp`: remove a killed writer's leftovers from tmp/ when the store is opened (default true).
  */
 export interface FoldStoreOptions {
 	readonly chunkSize?: number;
 	readonly treeMinBytes?: number;
 	readonly durable?: boolean;
 	readonly onVerify?: (event: VerifyEvent) => void;
+	readonly sweepTemp?: boolean;
 }
 
 /** Bytes read before/after a requested range so outward UTF-8 snapping sees whole characters. */
 const SNAP_PAD_BEFORE = 3;
 const SNAP_PAD_AFTER = 4;
-const NOFOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
-
-type Whole = { ok: true; bytes: Uint8Array } | { ok: false; error: SourceVerificationError };
 
 function checkDigest(fn: string, sha: string): void {
 	if (!isDigestHex(sha)) throw new TypeError(`FoldStore.${fn}(): not a SHA-256 digest (64 lowercase hex): ${sha}`);
 }
 
-function errnoOf(error: unknown): string | undefined {
-	return (error as NodeJS.ErrnoException | undefined)?.code;
+function checkBytes(fn: string, expectedBytes: number | undefined): void {
+	if (expectedBytes !== undefined && (!Number.isSafeInteger(expectedBytes) || expectedBytes < 0))
+		throw new RangeError(`FoldStore.${fn}(): expectedBytes must be an integer >= 0, got ${expectedBytes}`);
+}
+
+function refused(label: string, sha: string, fail: WholeFail): SourceVerificationError {
+	return new SourceVerificationError(label, sha, fail.actual, fail.reason, fail.detail);
 }
 
 /** A content-addressed, verified store of fold sources rooted at `dir` (created lazily, 0700). */
@@ -109,9 +129,13 @@ export class FoldStore {
 	private readonly inflight = new Map<string, Promise<{ sha256: string; bytes: number }>>();
 	private rootReady: Promise<void> | undefined;
 
+	/** What the sweep of tmp/ removed when this store was opened (undefined when sweepTemp is false). */
+	readonly swept: SweepResult | undefined;
+
 	constructor(dir: string, options: FoldStoreOptions = {}) {
 		this.dir = dir;
 		this.options = options;
+		this.swept = options.sweepTemp === false ? undefined : sweepQuietly(dir);
 	}
 
 	/** True when a blob file exists at the source's address (not a verification). */
@@ -133,74 +157,121 @@ export class FoldStore {
 		return job;
 	}
 
-	/** The whole source, hashed against its address before it is returned. */
-	async read(sha256: string, label: string): Promise<string> {
+	/**
+	 * The whole source, hashed against its address before it is returned. With `expectedBytes` (the
+	 * size the fold recorded), a blob of any other size is refused before it is opened.
+	 */
+	async read(sha256: string, label: string, expectedBytes?: number): Promise<string> {
 		checkDigest("read", sha256);
-		const whole = await this.readWhole(sha256, label);
-		if (!whole.ok) throw whole.error;
+		checkBytes("read", expectedBytes);
+		const want = { expectedSize: expectedBytes, maxSize: MAX_SOURCE_TEXT_BYTES };
+		const whole = await readWholeChecked(blobPath(this.dir, sha256), sha256, want, { all: true });
+		if (!whole.ok) throw refused(label, sha256, whole);
+		this.options.onVerify?.({ sha256, method: "whole", bytesHashed: whole.size });
 		return Buffer.from(whole.bytes.buffer, whole.bytes.byteOffset, whole.bytes.byteLength).toString("utf8");
 	}
 
 	/**
 	 * The verified UTF-8 slice covering [offset, offset + bytes) of the source, snapped outward to
 	 * character boundaries and clamped to its size. `start`/`end` are byte offsets; page with
-	 * `offset = previous end` until `end === totalBytes`.
+	 * `offset = previous end` until `end === totalBytes`. `expectedBytes` as for read().
 	 */
 	async readSlice(
 		sha256: string,
 		offset: number,
 		bytes: number,
 		label: string,
+		expectedBytes?: number,
 	): Promise<{ text: string; start: number; end: number; totalBytes: number }> {
 		checkDigest("readSlice", sha256);
 		if (!Number.isSafeInteger(offset) || offset < 0)
 			throw new RangeError(`FoldStore.readSlice(): offset must be an integer >= 0, got ${offset}`);
 		if (!Number.isSafeInteger(bytes) || bytes < 0)
 			throw new RangeError(`FoldStore.readSlice(): bytes must be an integer >= 0, got ${bytes}`);
+		checkBytes("readSlice", expectedBytes);
+		const tree = this.usableTree(sha256, expectedBytes);
 		const pinned = this.roots.get(sha256);
-		let tree: ReturnType<typeof loadTree>;
-		try {
-			tree = loadTree(this.dir, sha256);
-		} catch {
-			tree = undefined; // a damaged or foreign sidecar: the name still decides
-		}
 		if (tree && pinned !== undefined) {
-			const size = tree.blobSize;
-			const from = Math.min(offset, size);
-			const to = Math.min(size, from + bytes);
-			const wStart = Math.max(0, from - SNAP_PAD_BEFORE);
-			const wEnd = Math.min(size, to + SNAP_PAD_AFTER);
-			try {
-				const range = readVerifiedRange(this.dir, sha256, wStart, wEnd - wStart, { expectedRoot: pinned });
-				if (range.chunks)
-					this.options.onVerify?.({
-						sha256,
-						method: "chunks",
-						bytesHashed: Math.min(size, range.chunks[1] * tree.chunkSize) - range.chunks[0] * tree.chunkSize,
-						chunks: range.chunks,
-					});
-				return sliceOf(range.bytes, range.start, from, to, size);
-			} catch (error) {
-				if (errnoOf(error) === "ENOENT") throw new SourceVerificationError(label, sha256, null, "missing");
-				// chunk mismatch, size mismatch or a foreign root: decide by the whole blob's name
-			}
+			const slice = this.pinnedSlice(sha256, tree, pinned, offset, bytes, label);
+			if (slice) return slice;
 		}
-		const whole = await this.readWhole(sha256, label);
-		if (!whole.ok) throw whole.error;
-		if (tree) {
-			const digests = chunkDigestsOf(whole.bytes, tree.chunkSize);
-			this.roots.set(sha256, makeTree(sha256, tree.chunkSize, whole.bytes.length, digests).root);
+		return this.wholeSlice(sha256, tree, offset, bytes, label, expectedBytes);
+	}
+
+	/** The sidecar, when it is a readable, intact tree of this blob (of the expected size); else undefined. */
+	private usableTree(sha256: string, expectedBytes: number | undefined): ReturnType<typeof loadTree> {
+		try {
+			const tree = loadTree(this.dir, sha256);
+			return tree && (expectedBytes === undefined || tree.blobSize === expectedBytes) ? tree : undefined;
+		} catch {
+			return undefined; // damaged, foreign, or not a regular file (never opened): the name decides
 		}
-		const size = whole.bytes.length;
+	}
+
+	/** A slice verified by the chunks it touches against a pinned root; undefined to fall back to the name. */
+	private pinnedSlice(
+		sha256: string,
+		tree: NonNullable<ReturnType<typeof loadTree>>,
+		pinned: string,
+		offset: number,
+		bytes: number,
+		label: string,
+	): { text: string; start: number; end: number; totalBytes: number } | undefined {
+		const size = tree.blobSize;
 		const from = Math.min(offset, size);
-		return sliceOf(whole.bytes, 0, from, Math.min(size, from + bytes), size);
+		const to = Math.min(size, from + bytes);
+		const wStart = Math.max(0, from - SNAP_PAD_BEFORE);
+		const wEnd = Math.min(size, to + SNAP_PAD_AFTER);
+		try {
+			const range = readVerifiedRange(this.dir, sha256, wStart, wEnd - wStart, {
+				expectedRoot: pinned,
+				expectedSize: size,
+			});
+			if (range.chunks)
+				this.options.onVerify?.({
+					sha256,
+					method: "chunks",
+					bytesHashed: Math.min(size, range.chunks[1] * tree.chunkSize) - range.chunks[0] * tree.chunkSize,
+					chunks: range.chunks,
+				});
+			return sliceOf(range.bytes, range.start, from, to, size);
+		} catch (error) {
+			if (error instanceof FileRefusedError && error.problem === "missing")
+				throw new SourceVerificationError(label, sha256, null, "missing", blobRelPath(sha256));
+			return undefined; // chunk mismatch, size mismatch, refused or a foreign root: the name decides
+		}
+	}
+
+	/** Verifies the whole blob against its name in one bounded pass, keeping only the window it returns (and pinning the tree's root). */
+	private async wholeSlice(
+		sha256: string,
+		tree: ReturnType<typeof loadTree>,
+		offset: number,
+		bytes: number,
+		label: string,
+		expectedBytes: number | undefined,
+	): Promise<{ text: string; start: number; end: number; totalBytes: number }> {
+		const keep: Keep = {
+			window: (size) => {
+				const from = Math.min(offset, size);
+				return [Math.max(0, from - SNAP_PAD_BEFORE), Math.min(size, from + bytes + SNAP_PAD_AFTER)];
+			},
+		};
+		const path = blobPath(this.dir, sha256);
+		const whole = await readWholeChecked(path, sha256, { expectedSize: expectedBytes }, keep, tree?.chunkSize);
+		if (!whole.ok) throw refused(label, sha256, whole);
+		if (tree && whole.chunkDigests)
+			this.roots.set(sha256, makeTree(sha256, tree.chunkSize, whole.size, whole.chunkDigests).root);
+		this.options.onVerify?.({ sha256, method: "whole", bytesHashed: whole.size });
+		const from = Math.min(offset, whole.size);
+		return sliceOf(whole.bytes, whole.start, from, Math.min(whole.size, from + bytes), whole.size);
 	}
 
 	private async putBytes(sha: string, data: Uint8Array): Promise<{ sha256: string; bytes: number }> {
 		await this.ensureRoot();
 		const path = blobPath(this.dir, sha);
 		if (exists(path)) {
-			const existing = await this.readWhole(sha, `source ${sha}`);
+			const existing = await readWholeChecked(path, sha, { expectedSize: data.length }, undefined);
 			if (!existing.ok) {
 				await rm(path, { force: true });
 				await rm(treePath(this.dir, sha), { force: true });
@@ -255,41 +326,14 @@ export class FoldStore {
 		});
 		return this.rootReady;
 	}
+}
 
-	/** Reads the whole blob (never following a symlink) and hashes it against its name. */
-	private async readWhole(sha: string, label: string): Promise<Whole> {
-		let handle: Awaited<ReturnType<typeof open>>;
-		try {
-			handle = await open(blobPath(this.dir, sha), NOFOLLOW);
-		} catch (error) {
-			const code = errnoOf(error);
-			if (code === "ENOENT" || code === "ENOTDIR")
-				return { ok: false, error: new SourceVerificationError(label, sha, null, "missing", blobRelPath(sha)) };
-			const why = code === "ELOOP" ? "a symlink, not followed" : `cannot read: ${code ?? String(error)}`;
-			return { ok: false, error: new SourceVerificationError(label, sha, null, "unreadable", why) };
-		}
-		try {
-			const st = await handle.stat();
-			if (!st.isFile())
-				return { ok: false, error: new SourceVerificationError(label, sha, null, "unreadable", "not a regular file") };
-			const bytes = new Uint8Array(st.size);
-			let done = 0;
-			while (done < bytes.length) {
-				const { bytesRead } = await handle.read(bytes, done, bytes.length - done, done);
-				if (bytesRead === 0) break;
-				done += bytesRead;
-			}
-			const actual = sha256Hex(bytes.subarray(0, done));
-			if (actual !== sha || done < bytes.length)
-				return {
-					ok: false,
-					error: new SourceVerificationError(label, sha, actual, "mismatch", `${blobRelPath(sha)} was altered`),
-				};
-			this.options.onVerify?.({ sha256: sha, method: "whole", bytesHashed: done });
-			return { ok: true, bytes };
-		} finally {
-			await handle.close();
-		}
+/** Sweeps tmp/ of a killed writer's leftovers; a store that cannot be swept is still usable. */
+function sweepQuietly(dir: string): SweepResult | undefined {
+	try {
+		return sweepStaleTemp(dir);
+	} catch {
+		return undefined;
 	}
 }
 

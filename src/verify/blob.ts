@@ -1,9 +1,10 @@
 // One blob of a store: verify it whole (chunk tree across lanes and worker threads, or its name),
 // and read a bounded byte range verified by only the chunks it touches (what `peek` of a large fold
-// uses). Does its own reads, never following a symlink.
+// uses). Does its own reads through safe-open.ts: never following a symlink, never blocking on a
+// FIFO, refusing a file of the wrong size before opening it, and reading in bounded calls.
 
 import { closeSync } from "node:fs";
-import { chunksEngine, digestChunks, digestOne, streamEngine } from "./engines.ts";
+import { chunksEngine, createStreamHasher, digestChunks, streamEngine } from "./engines.ts";
 import { blobPath, blobRelPath, isDigestHex, toHex, treePath } from "./layout.ts";
 import {
 	DEFAULT_CHUNKS_PER_TASK,
@@ -11,12 +12,14 @@ import {
 	DEFAULT_WORKERS,
 	parseOptions,
 	type ReadRangeOptions,
-	readRangeOptionsSchema,
+	readRangeShape,
 	type VerifyBlobOptions,
-	verifyBlobOptionsSchema,
+	verifyBlobShape,
 } from "./options.ts";
 import { sharedPool } from "./pool.ts";
-import { openRegular, readFully, type Task } from "./tasks.ts";
+import { checkedOpen, FileRefusedError, readAt, readSmallFile } from "./safe-open.ts";
+import { MAX_SIDECAR_BYTES } from "./scan.ts";
+import type { Task } from "./tasks.ts";
 import { type ChunkTree, decodeTree, mismatchedChunks, TreeFormatError } from "./tree.ts";
 
 /** A blob's content failed verification; the message names the blob, what failed and both digests where known. */
@@ -36,26 +39,17 @@ function checkDigest(fn: string, digest: string): void {
 		throw new TypeError(`${fn}(): not a SHA-256 digest (64 lowercase hex): ${JSON.stringify(digest)}`);
 }
 
-/** Reads a whole small file without following symlinks. */
-function readAll(path: string): Uint8Array {
-	const { fd, size } = openRegular(path);
-	try {
-		const bytes = new Uint8Array(size);
-		const n = readFully(fd, bytes, size, 0);
-		return bytes.subarray(0, n);
-	} finally {
-		closeSync(fd);
-	}
-}
-
-/** The blob's chunk tree, or undefined when it has no sidecar. Throws on a damaged or foreign sidecar. */
+/**
+ * The blob's chunk tree, or undefined when it has no sidecar. Throws TreeFormatError / IntegrityError
+ * on a damaged or foreign sidecar, FileRefusedError on one that is not a regular file (never opened).
+ */
 export function loadTree(dir: string, digest: string): ChunkTree | undefined {
 	checkDigest("loadTree", digest);
 	let bytes: Uint8Array;
 	try {
-		bytes = readAll(treePath(dir, digest));
+		bytes = readSmallFile(treePath(dir, digest), MAX_SIDECAR_BYTES);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+		if (error instanceof FileRefusedError && error.problem === "missing") return undefined;
 		throw error;
 	}
 	const tree = decodeTree(bytes);
@@ -76,95 +70,95 @@ export interface VerifyBlobResult {
 	sidecarIssue?: string;
 }
 
+function blobTasks(
+	path: string,
+	size: number,
+	tree: ChunkTree | undefined,
+	opts: VerifyBlobOptions,
+): { task: Task; first: number; bytes: number }[] {
+	const engine = opts.engine ?? "auto";
+	const tasks: { task: Task; first: number; bytes: number }[] = [];
+	if (!tree || opts.mode === "full")
+		tasks.push({
+			task: { kind: "file", path, readSize: DEFAULT_READ_SIZE, size, engine: streamEngine(engine) },
+			first: -1,
+			bytes: size,
+		});
+	const per = opts.chunksPerTask ?? DEFAULT_CHUNKS_PER_TASK;
+	for (let first = 0; tree && first < tree.chunkCount; first += per) {
+		const offset = first * tree.chunkSize;
+		const length = Math.min(per * tree.chunkSize, size - offset);
+		const task: Task = {
+			kind: "chunks",
+			path,
+			offset,
+			length,
+			chunkSize: tree.chunkSize,
+			blobSize: size,
+			engine: chunksEngine(engine),
+		};
+		tasks.push({ task, first, bytes: length });
+	}
+	return tasks;
+}
+
 /**
  * Verifies one blob of the store. With a chunk tree, its chunks are hashed across Wasm lanes on
- * `workers` threads (mode "full" also re-hashes it whole against its name); without one, the
- * whole content is hashed against the name.
+ * `workers` threads plus the calling thread (mode "full" also re-hashes it whole against its name);
+ * without one, the whole content is hashed against the name. Method "tree" trusts the sidecar: a
+ * blob rewritten together with a recomputed sidecar passes it (use "full", or pin the root).
  */
 export async function verifyBlob(dir: string, digest: string, options?: VerifyBlobOptions): Promise<VerifyBlobResult> {
 	checkDigest("verifyBlob", digest);
-	const opts = parseOptions("verifyBlob", verifyBlobOptionsSchema, options);
-	const engine = opts.engine ?? "auto";
+	const opts = parseOptions("verifyBlob", verifyBlobShape, options);
 	const path = blobPath(dir, digest);
-	const { fd, size } = openRegular(path);
+	const { fd, size } = checkedOpen(path);
 	closeSync(fd);
 	let tree: ChunkTree | undefined;
 	let sidecarIssue: string | undefined;
 	try {
 		tree = loadTree(dir, digest);
 	} catch (error) {
-		if (!(error instanceof TreeFormatError || error instanceof IntegrityError)) throw error;
+		if (!(error instanceof TreeFormatError || error instanceof IntegrityError || error instanceof FileRefusedError))
+			throw error;
 		sidecarIssue = `${error.message}; blob verified whole instead`;
 	}
 	const result: VerifyBlobResult = {
 		ok: true,
 		digest,
 		size,
-		method: tree ? "tree" : "name",
+		method: tree ? (opts.mode === "full" ? "tree+name" : "tree") : "name",
 		badChunks: [],
 		detail: "ok",
 		...(sidecarIssue ? { sidecarIssue } : {}),
 	};
 	if (tree && tree.blobSize !== size) {
-		return {
-			...result,
-			ok: false,
-			detail: `${size < tree.blobSize ? "truncated" : "too long"}: ${size} bytes, sidecar records ${tree.blobSize}`,
-		};
+		const what = size < tree.blobSize ? "truncated" : "too long";
+		return { ...result, ok: false, detail: `${what}: ${size} bytes, sidecar records ${tree.blobSize}` };
 	}
-	const tasks: { task: Task; first: number; bytes: number }[] = [];
-	if (tree) {
-		const per = opts.chunksPerTask ?? DEFAULT_CHUNKS_PER_TASK;
-		for (let first = 0; first < tree.chunkCount; first += per) {
-			const length = Math.min(per * tree.chunkSize, size - first * tree.chunkSize);
-			tasks.push({
-				task: {
-					kind: "chunks",
-					path,
-					offset: first * tree.chunkSize,
-					length,
-					chunkSize: tree.chunkSize,
-					engine: chunksEngine(engine),
-				},
-				first,
-				bytes: length,
-			});
-		}
-	}
-	if (!tree || opts.mode === "full") {
-		tasks.unshift({
-			task: { kind: "file", path, readSize: DEFAULT_READ_SIZE, engine: streamEngine(engine) },
-			first: -1,
-			bytes: size,
-		});
-		if (tree) result.method = "tree+name";
-	}
+	const tasks = blobTasks(path, size, tree, opts);
 	const total = tasks.reduce((n, t) => n + t.bytes, 0);
 	let done = 0;
 	const pool = sharedPool(tasks.length > 1 ? (opts.workers ?? DEFAULT_WORKERS) : 0);
-	await Promise.all(
-		tasks.map(async (t) => {
-			const r = await pool.run(t.task);
-			const failure = r.failures[0];
-			if (failure) throw new IntegrityError(`${blobRelPath(digest)}: ${failure[1].message}`, digest);
-			if (t.first < 0) {
-				if (toHex(r.digests) !== digest) {
+	await pool.runBatch(
+		tasks.map((t) => t.task),
+		{
+			onResult: (index, r) => {
+				const t = tasks[index] as (typeof tasks)[number];
+				const failure = r.failures[0];
+				if (failure) throw new IntegrityError(`${blobRelPath(digest)}: ${failure[1].message}`, digest);
+				if (t.first < 0 && toHex(r.digests) !== digest) {
 					result.ok = false;
 					result.detail = `content hashes to ${toHex(r.digests)}, not its name`;
+				} else if (t.first >= 0 && tree) {
+					const expected = tree.digests.subarray(t.first * 32, t.first * 32 + r.digests.length);
+					result.badChunks.push(...mismatchedChunks(expected, r.digests, t.first));
+					if (r.bytesRead < t.bytes) result.badChunks.push(t.first);
 				}
-			} else {
-				const t2 = tree as ChunkTree;
-				const bad = mismatchedChunks(
-					t2.digests.subarray(t.first * 32, t.first * 32 + r.digests.length),
-					r.digests,
-					t.first,
-				);
-				if (r.bytesRead < t.bytes) bad.push(t.first);
-				result.badChunks.push(...bad);
-			}
-			done += t.bytes;
-			opts.onProgress?.({ bytesDone: done, bytesTotal: total, blobsDone: done === total ? 1 : 0, blobsTotal: 1 });
-		}),
+				done += t.bytes;
+				opts.onProgress?.({ bytesDone: done, bytesTotal: total, blobsDone: done === total ? 1 : 0, blobsTotal: 1 });
+			},
+		},
 	);
 	if (result.badChunks.length > 0) {
 		result.badChunks = [...new Set(result.badChunks)].sort((a, b) => a - b);
@@ -185,9 +179,36 @@ export interface VerifiedRange {
 }
 
 /**
+ * Hashes a whole open blob against its name in bounded reads, keeping only bytes [start, end):
+ * memory stays at one read buffer plus the range, whatever the blob's size.
+ */
+function wholeRange(fd: number, digest: string, size: number, start: number, end: number): VerifiedRange {
+	const hasher = createStreamHasher(streamEngine());
+	const buf = new Uint8Array(Math.min(DEFAULT_READ_SIZE, Math.max(size, 1)));
+	const out = new Uint8Array(end - start);
+	let position = 0;
+	for (;;) {
+		const n = readAt(fd, buf, buf.length, position);
+		if (n === 0) break;
+		const piece = buf.subarray(0, n);
+		hasher.update(piece);
+		const from = Math.max(start, position);
+		const to = Math.min(end, position + n);
+		if (from < to) out.set(piece.subarray(from - position, to - position), from - start);
+		position += n;
+	}
+	const actual = toHex(hasher.digest());
+	if (actual !== digest || position !== size)
+		throw new IntegrityError(`${blobRelPath(digest)} hashes to ${actual}, not its name`, digest);
+	return { bytes: out, start, end, size, chunks: undefined };
+}
+
+/**
  * Reads `[offset, offset + length)` of a blob (clamped to its size) and verifies it before returning:
  * with a chunk tree, only the chunks the range touches are read and hashed; without one, the whole
- * blob is hashed against its name. Throws IntegrityError on any mismatch.
+ * blob is hashed against its name (streamed, keeping only the range). Throws IntegrityError on any
+ * mismatch, FileRefusedError for a blob or sidecar that is not a regular file or (with
+ * `expectedSize`) not that size, before opening it.
  */
 export function readVerifiedRange(
 	dir: string,
@@ -199,25 +220,18 @@ export function readVerifiedRange(
 	checkDigest("readVerifiedRange", digest);
 	if (!Number.isSafeInteger(offset) || offset < 0 || !Number.isSafeInteger(length) || length < 0)
 		throw new RangeError(`readVerifiedRange(): offset and length must be integers >= 0, got ${offset}, ${length}`);
-	const opts = parseOptions("readVerifiedRange", readRangeOptionsSchema, options);
+	const opts = parseOptions("readVerifiedRange", readRangeShape, options);
 	const tree = loadTree(dir, digest);
 	if (opts.expectedRoot !== undefined && tree?.root !== opts.expectedRoot)
 		throw new IntegrityError(
 			`chunk tree of ${digest} has root ${tree?.root ?? "(none)"}, expected ${opts.expectedRoot}`,
 			digest,
 		);
-	const { fd, size } = openRegular(blobPath(dir, digest));
+	const { fd, size } = checkedOpen(blobPath(dir, digest), { expectedSize: opts.expectedSize });
 	try {
 		const start = Math.min(offset, size);
 		const end = Math.min(size, start + length);
-		if (!tree) {
-			const all = new Uint8Array(size);
-			readFully(fd, all, size, 0);
-			const actual = toHex(digestOne(all));
-			if (actual !== digest)
-				throw new IntegrityError(`${blobRelPath(digest)} hashes to ${actual}, not its name`, digest);
-			return { bytes: all.slice(start, end), start, end, size, chunks: undefined };
-		}
+		if (!tree) return wholeRange(fd, digest, size, start, end);
 		if (tree.blobSize !== size)
 			throw new IntegrityError(`${blobRelPath(digest)} is ${size} bytes, its sidecar records ${tree.blobSize}`, digest);
 		const first = Math.floor(start / tree.chunkSize);
@@ -225,7 +239,7 @@ export function readVerifiedRange(
 		const from = first * tree.chunkSize;
 		const to = Math.min(size, last * tree.chunkSize);
 		const buf = new Uint8Array(to - from);
-		const n = readFully(fd, buf, buf.length, from);
+		const n = readAt(fd, buf, buf.length, from);
 		const actual = digestChunks(buf.subarray(0, n), tree.chunkSize, opts.engine);
 		const bad = mismatchedChunks(tree.digests.subarray(first * 32, last * 32), actual, first);
 		if (n < buf.length) bad.push(first);

@@ -2,8 +2,9 @@
 // else in verify/ calls these functions. The choice is made by measurement, because it depends on
 // the CPU: OpenSSL (node:crypto) uses the SHA extensions (SHA-NI) where the CPU has them and is then
 // ~4x faster per byte than any Wasm code; without them, the Wasm core's 4 v128 lanes beat it on
-// independent inputs. So "auto" runs a ~2 ms calibration once per process (lazily, on the thread
-// that plans the work; worker tasks always carry a concrete engine) and picks per shape:
+// independent inputs. So "auto" uses a calibration (lazily, on the thread that plans the work; worker
+// tasks always carry a concrete engine): read from the per-machine cache (calibration-cache.ts), or
+// measured in ~20 ms when there is no valid entry, and picks per shape:
 //
 //   shape                              candidates                      decided by
 //   one message / one stream / file    node createHash | wasm Sha256   64 KiB throughput
@@ -21,6 +22,7 @@ import {
 	sha256Chunks as wasmChunks,
 	sha256Many as wasmMany,
 } from "../wasm/index.ts";
+import { cachedEngineCalibration } from "./calibration-cache.ts";
 import type { EngineName } from "./options.ts";
 
 /** A concrete engine (after "auto" is resolved for a shape). */
@@ -120,9 +122,12 @@ export function measureEngines(): EngineCalibration {
 
 let calibration: EngineCalibration | undefined;
 
-/** The process-wide calibration, measured on first use (or set by setEngineCalibration). */
+/**
+ * The process-wide calibration: on first use, the per-machine cached one (measured and cached when
+ * there is none; see calibration-cache.ts), or whatever setEngineCalibration set.
+ */
 export function engineCalibration(): EngineCalibration {
-	calibration ??= measureEngines();
+	calibration ??= cachedEngineCalibration().calibration;
 	return calibration;
 }
 

@@ -4,13 +4,7 @@
 import { open } from "node:fs/promises";
 import { createStreamHasher, digestMany, digestOne, type StreamHasher } from "./engines.ts";
 import { toHex } from "./layout.ts";
-import {
-	DEFAULT_READ_SIZE,
-	type EngineName,
-	type HashFileOptions,
-	hashFileOptionsSchema,
-	parseOptions,
-} from "./options.ts";
+import { DEFAULT_READ_SIZE, type EngineName, type HashFileOptions, hashFileShape, parseOptions } from "./options.ts";
 
 /** SHA-256 of bytes or a string (UTF-8), as 32 bytes. */
 export function sha256(data: Uint8Array | string): Uint8Array {
@@ -61,7 +55,7 @@ export function createSha256(options?: { engine?: EngineName }): Sha256Hasher {
  * Follows a symlink given as `path` like sha256sum does (store verification never does).
  */
 export async function hashFile(path: string, options?: HashFileOptions): Promise<string> {
-	const opts = parseOptions("hashFile", hashFileOptionsSchema, options);
+	const opts = parseOptions("hashFile", hashFileShape, options);
 	const readSize = opts.readSize ?? DEFAULT_READ_SIZE;
 	const handle = await open(path, "r");
 	try {

@@ -1,8 +1,10 @@
 // pi-fold/verify: the reusable verifier, usable with no Pi installed (package export `pi-fold/verify`,
 // bundled to build/verify.js). Hash bytes, streams and files; store blobs atomically in a
 // content-addressed layout with chunk trees for large blobs; verify a whole store, one blob, or a
-// bounded range of a blob. Engines (node:crypto vs the Wasm core) are chosen per shape by measurement
-// (engines.ts, docs/verifier.md). hashFile, writeBlob, verify* and readVerifiedRange do file I/O.
+// bounded range of a blob. Engines (node:crypto vs the Wasm core) are chosen per shape by measurement,
+// cached per machine (engines.ts, calibration-cache.ts, docs/verifier.md). Every store read is checked
+// first and bounded (safe-open.ts). hashFile, writeBlob*, verify*, readVerifiedRange, sweepStaleTemp
+// and the calibration cache do file I/O.
 
 export {
 	IntegrityError,
@@ -13,6 +15,14 @@ export {
 	verifyBlob,
 } from "./blob.ts";
 export {
+	CALIBRATION_CACHE_VERSION,
+	CALIBRATION_MAX_AGE_MS,
+	type CachedCalibration,
+	cachedEngineCalibration,
+	calibrationCacheDir,
+	calibrationKey,
+} from "./calibration-cache.ts";
+export {
 	type BatchCost,
 	type ConcreteEngine,
 	type EngineCalibration,
@@ -21,13 +31,14 @@ export {
 	setEngineCalibration,
 } from "./engines.ts";
 export { createSha256, hashFile, type Sha256Hasher, sha256, sha256Hex, sha256Many } from "./hash.ts";
-export { BLOB_MODE, chunkDigestsOf, DIR_MODE, type WrittenBlob, writeBlob } from "./ingest.ts";
+export { BLOB_MODE, chunkDigestsOf, DIR_MODE, type WrittenBlob, writeBlob, writeBlobStream } from "./ingest.ts";
 export { BLOBS_DIR, blobPath, blobRelPath, isDigestHex, TMP_DIR, TREE_SUFFIX, toHex, treePath } from "./layout.ts";
 export {
 	DEFAULT_BATCH_BLOBS,
 	DEFAULT_BATCH_BYTES,
 	DEFAULT_CHUNK_SIZE,
 	DEFAULT_CHUNKS_PER_TASK,
+	DEFAULT_MIN_PARALLEL_BYTES,
 	DEFAULT_READ_SIZE,
 	DEFAULT_TREE_MIN_BYTES,
 	DEFAULT_WORKERS,
@@ -35,11 +46,33 @@ export {
 	type HashFileOptions,
 	type ReadRangeOptions,
 	type VerifyBlobOptions,
+	type VerifyMode,
 	type VerifyProgress,
 	type VerifyStoreOptions,
 	type WriteBlobOptions,
 } from "./options.ts";
-export { closeSharedPools, DEFAULT_POOL_IDLE_MS, sharedPool, VerifyPool } from "./pool.ts";
+export {
+	type BatchOptions,
+	type BatchOutcome,
+	closeSharedPools,
+	DEFAULT_POOL_IDLE_MS,
+	sharedPool,
+	VerifyPool,
+} from "./pool.ts";
+export {
+	checkedOpen,
+	checkedOpenAsync,
+	type FileProblem,
+	FileRefusedError,
+	kindOf,
+	MAX_READ_CALL,
+	type OpenExpectation,
+	openListed,
+	readAt,
+	readAtAsync,
+} from "./safe-open.ts";
+export { MAX_SIDECAR_BYTES } from "./scan.ts";
 export { type IssueKind, NotAStoreError, type StoreIssue, type VerifyStoreResult, verifyStore } from "./store.ts";
+export { DEFAULT_TEMP_MAX_AGE_MS, processAlive, type SweepResult, sweepStaleTemp } from "./tmp-sweep.ts";
 export { type ChunkTree, decodeTree, encodeTree, makeTree, TreeFormatError, treeRoot } from "./tree.ts";
 export { isVerifyWorker } from "./worker.ts";

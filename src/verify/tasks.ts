@@ -1,43 +1,61 @@
 // Units of verification work and the code that runs one: the same function serves a worker thread
-// and the calling thread (workers: 0), so both paths compute identical results. This module does its
-// own file reads (synchronous: it runs inside a worker), always with O_NOFOLLOW, so a symlink that
-// appeared after the scan is refused, never followed.
+// and the calling thread, so both paths compute identical results. This module does its own file
+// reads (synchronous: it runs inside a worker) through safe-open.ts. The paths come from the scan's
+// directory listing, whose entry types already said "regular file" without following links; each
+// open never follows a symlink nor blocks on a FIFO, fstat must still show a regular file (of the
+// size the sidecar records, where there is one), and reads are bounded calls; so a file swapped in
+// after the scan is refused, never read, and memory stays bounded whatever a file's size.
 
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { createStreamHasher, digestChunks, digestMany, digestOne } from "./engines.ts";
 import type { EngineName } from "./options.ts";
+import { FileRefusedError, openListed, readAt } from "./safe-open.ts";
 
-/** Digests of consecutive chunks of `[offset, offset + length)` of one file. */
+/** Digests of consecutive chunks of `[offset, offset + length)` of one file of `blobSize` bytes. */
 export interface ChunksTask {
 	kind: "chunks";
 	path: string;
 	offset: number;
 	length: number;
 	chunkSize: number;
+	/** The whole file's size (from its sidecar); any other size is refused before reading. */
+	blobSize: number;
 	engine: EngineName;
 }
 
-/** Whole-content digests of several small files (read whole, digested together across lanes). */
+/**
+ * Whole-content digests of several small files (read whole, then digested one by one or across
+ * lanes with `engine`). A file larger than `maxBuffered` is streamed instead, with `streamEngine`.
+ */
 export interface BatchTask {
 	kind: "batch";
 	paths: string[];
+	/** The size each file must have, when known (a file of another size is refused unread). */
+	sizes?: number[];
+	maxBuffered: number;
 	engine: EngineName;
+	streamEngine: EngineName;
+	readSize: number;
 }
 
-/** Whole-content digest of one file, streamed (a large blob without a tree, or "full" mode). */
+/** Whole-content digest of one file, streamed (a large blob, or "name"/"full" mode). */
 export interface FileTask {
 	kind: "file";
 	path: string;
 	readSize: number;
+	/** The size the planner saw, if any; another size is refused unread. */
+	size?: number;
 	engine: EngineName;
 }
 
 export type Task = ChunksTask | BatchTask | FileTask;
 
-/** Why a file could not be read: refused (a symlink / not a regular file), vanished, or unreadable. */
+/** Why a file could not be read: refused (not a regular file), missing, changed size, or unreadable. */
 export interface FileFailure {
-	reason: "refused" | "missing" | "unreadable";
+	reason: "refused" | "missing" | "changed" | "unreadable";
 	message: string;
+	/** The size found, when the failure is a size other than the expected one. */
+	size?: number;
 }
 
 /** Result of a task: one digest slot per file (batch) or the chunk digests (chunks / file). */
@@ -48,52 +66,57 @@ export interface TaskResult {
 	bytesRead: number;
 	/** Per-path failures of a batch (index into paths), or the failure of a chunks/file task (index 0). */
 	failures: [number, FileFailure][];
+	/** Batch tasks: the size of each file read (-1 where it failed). */
+	sizes?: number[];
 }
 
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
-
-function failureOf(error: unknown): FileFailure {
+/** Maps any error of opening or reading to a FileFailure whose message says what was wrong. */
+export function failureOf(error: unknown): FileFailure {
+	if (error instanceof FileRefusedError) {
+		const p = error.problem;
+		const reason =
+			p === "missing"
+				? "missing"
+				: p === "symlink" || p === "not-regular"
+					? "refused"
+					: p === "unreadable"
+						? "unreadable"
+						: "changed";
+		const message = p === "missing" ? "vanished during verification" : error.detail;
+		const failure: FileFailure = {
+			reason,
+			message: p === "unreadable" && error.code ? `cannot read (${error.code})` : message,
+		};
+		if (error.size !== undefined) failure.size = error.size;
+		return failure;
+	}
 	const code = (error as NodeJS.ErrnoException | undefined)?.code;
 	const message = error instanceof Error ? error.message : String(error);
-	if (code === "ELOOP" || code === "EMLINK") return { reason: "refused", message: "is a symlink (not followed)" };
-	if (code === "ENOENT") return { reason: "missing", message: "vanished during verification" };
 	return { reason: "unreadable", message: code ? `cannot read (${code})` : message };
 }
 
-/** Opens a regular file without following symlinks; throws a coded error otherwise. */
-export function openRegular(path: string): { fd: number; size: number } {
-	const fd = openSync(path, OPEN_FLAGS);
-	const st = fstatSync(fd);
-	if (!st.isFile()) {
-		closeSync(fd);
-		throw Object.assign(new Error("not a regular file"), { code: "ELOOP" });
-	}
-	return { fd, size: st.size };
-}
-
-/** Reads up to `length` bytes at `position` into `buf` (from 0); returns the count read (short at EOF). */
-export function readFully(fd: number, buf: Uint8Array, length: number, position: number): number {
-	let done = 0;
-	while (done < length) {
-		const n = readSync(fd, buf, done, length - done, position + done);
-		if (n === 0) break;
-		done += n;
-	}
-	return done;
-}
-
-/** Reusable read buffer per thread, grown on demand. */
+/** Reusable read buffers per thread, grown on demand (4 MiB at least). */
 export class Scratch {
 	private buf = new Uint8Array(0);
+	private streamBuf = new Uint8Array(0);
+	/** A separate buffer for streaming one file, so get()'s contents survive it. */
+	stream(size: number): Uint8Array {
+		if (this.streamBuf.length < size) this.streamBuf = new Uint8Array(size);
+		return this.streamBuf.subarray(0, size);
+	}
 	/** A buffer of at least `size` bytes; the first `keep` bytes survive a reallocation. */
 	get(size: number, keep = 0): Uint8Array {
 		if (this.buf.length < size) {
-			const next = new Uint8Array(Math.max(size, this.buf.length * 2, 8 * 1024 * 1024));
+			const next = new Uint8Array(Math.max(size, this.buf.length * 2, 4 * 1024 * 1024));
 			if (keep > 0) next.set(this.buf.subarray(0, keep));
 			this.buf = next;
 		}
 		return this.buf;
 	}
+}
+
+function failed(error: unknown): TaskResult {
+	return { digests: new Uint8Array(0), bytesRead: 0, failures: [[0, failureOf(error)]] };
 }
 
 /**
@@ -103,14 +126,14 @@ export class Scratch {
 function runChunks(task: ChunksTask, scratch: Scratch): TaskResult {
 	let fd = -1;
 	try {
-		fd = openRegular(task.path).fd;
+		fd = openListed(task.path, { expectedSize: task.blobSize }).fd;
 		const group = (task.engine === "node" ? 1 : 4) * task.chunkSize;
 		const buf = scratch.get(Math.min(group, task.length));
 		const digests = new Uint8Array(Math.ceil(task.length / task.chunkSize) * 32);
 		let done = 0;
 		while (done < task.length) {
 			const want = Math.min(group, task.length - done);
-			const n = readFully(fd, buf, want, task.offset + done);
+			const n = readAt(fd, buf, want, task.offset + done);
 			if (n > 0)
 				digests.set(digestChunks(buf.subarray(0, n), task.chunkSize, task.engine), (done / task.chunkSize) * 32);
 			done += n;
@@ -118,30 +141,63 @@ function runChunks(task: ChunksTask, scratch: Scratch): TaskResult {
 		}
 		return { digests, bytesRead: done, failures: [] };
 	} catch (error) {
-		return { digests: new Uint8Array(0), bytesRead: 0, failures: [[0, failureOf(error)]] };
+		return failed(error);
 	} finally {
 		if (fd >= 0) closeSync(fd);
 	}
 }
 
-/** Small files: node:crypto hashes each right after reading it; Wasm reads them all, then one call. */
+/** Streams the open file `fd` of `size` bytes through a hasher; returns its digest and the bytes read. */
+function streamFd(
+	fd: number,
+	engine: EngineName,
+	readSize: number,
+	scratch: Scratch,
+): { digest: Uint8Array; read: number } {
+	const hasher = createStreamHasher(engine);
+	const buf = scratch.stream(readSize);
+	let position = 0;
+	for (;;) {
+		const n = readAt(fd, buf, buf.length, position);
+		if (n === 0) break;
+		hasher.update(buf.subarray(0, n));
+		position += n;
+	}
+	return { digest: hasher.digest(), read: position };
+}
+
+/**
+ * Small files: node:crypto hashes each right after reading it; Wasm reads them all, then one call.
+ * A file larger than maxBuffered is streamed on its own, so memory stays bounded.
+ */
 function runBatch(task: BatchTask, scratch: Scratch): TaskResult {
 	const failures: [number, FileFailure][] = [];
 	const pending: { index: number; start: number; length: number }[] = [];
 	const digests = new Uint8Array(task.paths.length * 32);
+	const sizes = new Array<number>(task.paths.length).fill(-1);
 	const eager = task.engine === "node";
 	let used = 0;
+	let total = 0;
 	for (let i = 0; i < task.paths.length; i++) {
 		let fd = -1;
 		try {
-			const opened = openRegular(task.paths[i] as string);
+			const opened = openListed(task.paths[i] as string, { expectedSize: task.sizes?.[i] });
 			fd = opened.fd;
+			if (opened.size > task.maxBuffered) {
+				const streamed = streamFd(fd, task.streamEngine, task.readSize, scratch);
+				digests.set(streamed.digest, i * 32);
+				sizes[i] = streamed.read;
+				total += streamed.read;
+				continue;
+			}
 			const at = eager ? 0 : used;
 			const buf = scratch.get(at + opened.size, at);
-			const n = readFully(fd, buf.subarray(at), opened.size, 0);
+			const n = readAt(fd, buf.subarray(at), opened.size, 0);
 			if (eager) digests.set(digestOne(buf.subarray(0, n)), i * 32);
 			else pending.push({ index: i, start: used, length: n });
-			used += n;
+			if (!eager) used += n;
+			sizes[i] = n;
+			total += n;
 		} catch (error) {
 			failures.push([i, failureOf(error)]);
 		} finally {
@@ -158,25 +214,17 @@ function runBatch(task: BatchTask, scratch: Scratch): TaskResult {
 			digests.set(computed[k] as Uint8Array, p.index * 32);
 		});
 	}
-	return { digests, bytesRead: used, failures };
+	return { digests, bytesRead: total, failures, sizes };
 }
 
 function runFile(task: FileTask, scratch: Scratch): TaskResult {
 	let fd = -1;
 	try {
-		fd = openRegular(task.path).fd;
-		const hasher = createStreamHasher(task.engine === "auto" ? "auto" : task.engine);
-		const buf = scratch.get(task.readSize).subarray(0, task.readSize);
-		let position = 0;
-		for (;;) {
-			const n = readSync(fd, buf, 0, buf.length, position);
-			if (n === 0) break;
-			hasher.update(buf.subarray(0, n));
-			position += n;
-		}
-		return { digests: hasher.digest(), bytesRead: position, failures: [] };
+		fd = openListed(task.path, { expectedSize: task.size }).fd;
+		const { digest, read } = streamFd(fd, task.engine, task.readSize, scratch);
+		return { digests: digest, bytesRead: read, failures: [] };
 	} catch (error) {
-		return { digests: new Uint8Array(0), bytesRead: 0, failures: [[0, failureOf(error)]] };
+		return failed(error);
 	} finally {
 		if (fd >= 0) closeSync(fd);
 	}

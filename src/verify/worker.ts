@@ -1,14 +1,15 @@
-// The worker-thread side of the verification pool: receives tasks, runs them with tasks.ts (which
-// does the file reads), posts results back. Evaluating this module inside a thread spawned by
-// pool.ts (marked by workerData) starts serving; anywhere else it does nothing. The bundles
-// (build/verify.js, build/cli.js, build/extension.js) contain it, so each can serve as its own worker.
+// The worker-thread side of the verification pool: receives a batch (the task list and the shared
+// claim counter, see pool.ts), claims tasks one atomic add at a time, runs them with tasks.ts (which
+// does the file reads) and posts each result back. Evaluating this module inside a thread spawned by
+// pool.ts (marked by workerData) starts serving; anywhere else it does nothing. It is the entry of the
+// minimal worker bundle build/verify-worker.js, and part of every other bundle as a fallback.
 
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import { runTask, Scratch, type Task } from "./tasks.ts";
+import { runTask, Scratch, type Task, type TaskResult } from "./tasks.ts";
 
 /** workerData key that marks a thread spawned as a verification worker. */
 export const WORKER_MARK = "piFoldVerifyWorker";
-/** argv a bundled CLI worker receives, so the CLI routes it to `verify`, which then idles (see commands/verify.ts). */
+/** argv a bundled CLI worker receives when it re-spawns the CLI itself (no verify-worker.js beside it). */
 export const WORKER_ARGV = ["verify", "--pi-fold-worker-thread"];
 
 /** True inside a thread that pool.ts spawned to verify. */
@@ -16,19 +17,37 @@ export function isVerifyWorker(): boolean {
 	return !isMainThread && (workerData as Record<string, unknown> | null)?.[WORKER_MARK] === true;
 }
 
+interface BatchMessage {
+	batch: number;
+	tasks: Task[];
+	shared: SharedArrayBuffer;
+	claimant: number;
+}
+
+function safeRun(task: Task, scratch: Scratch): TaskResult {
+	try {
+		return runTask(task, scratch);
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		return { digests: new Uint8Array(0), bytesRead: 0, failures: [[0, { reason: "unreadable", message }]] };
+	}
+}
+
 let serving = false;
 
-/** Starts serving tasks if this thread is a verification worker (idempotent). */
+/** Starts serving batches if this thread is a verification worker (idempotent). */
 export function serveIfWorker(): void {
 	const port = parentPort;
 	if (serving || !isVerifyWorker() || !port) return;
 	serving = true;
 	const scratch = new Scratch();
-	port.on("message", (message: { id: number; task: Task }) => {
-		try {
-			port.postMessage({ id: message.id, result: runTask(message.task, scratch) });
-		} catch (error) {
-			port.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
+	port.on("message", (m: BatchMessage) => {
+		const shared = new Int32Array(m.shared);
+		for (;;) {
+			const index = Atomics.add(shared, 0, 1);
+			if (index >= m.tasks.length) break;
+			Atomics.store(shared, 1 + index, m.claimant);
+			port.postMessage({ batch: m.batch, index, result: safeRun(m.tasks[index] as Task, scratch) });
 		}
 	});
 	port.postMessage({ ready: true });

@@ -81,9 +81,7 @@ describe("pi-fold verify", () => {
 		const { dir } = await store();
 		const r = cli(["verify", dir]);
 		expect(r.code).toBe(0);
-		expect(r.stdout).toMatch(
-			/^verified 11 blobs, 0\.0 MiB \(1 via chunk trees\) in [\d.]+ s with 2 workers\nresult: OK\n$/,
-		);
+		expect(r.stdout).toMatch(/^verified 11 blobs, 0\.0 MiB in [\d.]+ s on 1 thread\nresult: OK\n$/);
 		expect(r.stderr).toMatch(
 			/^verifying: 0% .*\n(verifying: \d+% .*\n)*verifying: 100% \(0\.0\/0\.0 MiB, 11\/11 blobs\)\n$/,
 		);
@@ -114,7 +112,10 @@ describe("pi-fold verify", () => {
 
 	it("hashes on worker threads spawned from the bundled CLI itself", async () => {
 		const { dir } = await store();
-		const r = cli(["verify", "--json", "--workers", "2", dir], { PI_FOLD_POOL_HELP: "0" });
+		const r = cli(["verify", "--json", "--workers", "2", dir], {
+			PI_FOLD_POOL_HELP: "0",
+			PI_FOLD_MIN_PARALLEL_BYTES: "0",
+		});
 		expect(r.code).toBe(0);
 		const result = JSON.parse(r.stdout) as { ok: boolean; tasks: { worker: number; caller: number } };
 		expect(result.ok).toBe(true);

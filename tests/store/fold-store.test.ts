@@ -118,7 +118,8 @@ describe("FoldStore.read / readSlice refuse what does not verify", () => {
 		unlinkSync(blobPath(dir, sha256));
 		symlinkSync(elsewhere, blobPath(dir, sha256));
 		const e = await expectRefused(store.read(sha256, LABEL), sha256, null);
-		expect(e.reason).toBe("unreadable");
+		expect(e.reason).toBe("refused");
+		expect(e.message).toContain(`sha256/${sha256.slice(0, 2)}/${sha256} is a symlink (not followed)`);
 	});
 
 	it("validates its arguments", async () => {

@@ -127,10 +127,12 @@ describe("the worker pool", () => {
 		const dir = tempDir();
 		const paths: string[] = [];
 		for (let i = 0; i < 20; i++) paths.push((await writeBlob(dir, bytes(i * 300 + 1, i + 3), SMALL_TREE)).path);
+		const batch = { kind: "batch", paths, maxBuffered: 4000, streamEngine: "node", readSize: 1000 } as const;
+		const last = paths[19] as string;
 		const tasks = [
-			{ kind: "batch", paths, engine: "wasm" },
-			{ kind: "batch", paths, engine: "node" },
-			{ kind: "chunks", path: paths[19] as string, offset: 1024, length: 3000, chunkSize: 1024, engine: "wasm" },
+			{ ...batch, engine: "wasm" },
+			{ ...batch, engine: "node" },
+			{ kind: "chunks", path: last, offset: 1024, length: 3000, chunkSize: 1024, blobSize: 5701, engine: "wasm" },
 			{ kind: "file", path: paths[10] as string, readSize: 100, engine: "node" },
 		] as const;
 		const inThread = new VerifyPool(0);
@@ -167,7 +169,7 @@ describe("the worker pool", () => {
 		}
 	});
 
-	it("runs its worker threads from the bundled build/verify.js (the bundle re-spawns itself)", async () => {
+	it("runs its worker threads from the bundled build/verify.js (workers load build/verify-worker.js)", async () => {
 		const bundle = join(process.cwd(), "build", "verify.js");
 		expect(existsSync(bundle), "build/verify.js is missing: run npm run build").toBe(true);
 		const dir = tempDir();
@@ -175,7 +177,7 @@ describe("the worker pool", () => {
 		for (let i = 0; i < 30; i++) await writeBlob(dir, bytes(i * 50, i + 1), SMALL_TREE);
 		const script = `
 			const m = await import(${JSON.stringify(bundle)});
-			const r = await m.verifyStore(${JSON.stringify(dir)}, { workers: 2, chunksPerTask: 4, batchBlobs: 5 });
+			const r = await m.verifyStore(${JSON.stringify(dir)}, { workers: 2, minParallelBytes: 0, mode: "full", chunksPerTask: 4, batchBlobs: 5 });
 			console.log(JSON.stringify({ ok: r.ok, blobs: r.blobs, tasks: r.tasks }));`;
 		const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
 			encoding: "utf8",

@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
 	blobPath,
 	blobRelPath,
+	chunkDigestsOf,
+	encodeTree,
+	makeTree,
 	NotAStoreError,
 	sha256Hex,
 	treePath,
@@ -30,11 +33,42 @@ async function sampleStore(): Promise<{ dir: string; small: string[]; large: str
 }
 
 describe("verifyStore", () => {
-	it("passes a clean store and counts its chunk-tree blobs", async () => {
+	it("passes a clean store, hashing every blob against its name by default", async () => {
 		const { dir } = await sampleStore();
 		const result = await verifyStore(dir, { workers: 0 });
 		expect(result.issues).toEqual([]);
-		expect(result).toMatchObject({ ok: true, blobs: 14, treeBlobs: 2 });
+		expect(result).toMatchObject({ ok: true, mode: "name", blobs: 14, treeBlobs: 0, workers: 0 });
+		expect(result.notCheckedByName).toEqual({ blobs: 0, bytes: 0 });
+		const tree = await verifyStore(dir, { workers: 0, mode: "tree" });
+		expect(tree).toMatchObject({ ok: true, mode: "tree", treeBlobs: 2, bytes: result.bytes });
+		expect(tree.notCheckedByName).toEqual({ blobs: 2, bytes: 20 * 1024 + 9 * 1024 + 512 });
+	});
+
+	it("catches a blob rewritten together with a recomputed sidecar by default; tree mode says it did not look", async () => {
+		const { dir, large } = await sampleStore();
+		const digest = large[0] as string;
+		const forged = bytes(20 * 1024, 1234);
+		const tree = makeTree(digest, 1024, forged.length, chunkDigestsOf(forged, 1024));
+		for (const [path, data] of [
+			[blobPath(dir, digest), forged],
+			[treePath(dir, digest), encodeTree(tree)],
+		] as const) {
+			chmodSync(path, 0o644);
+			writeFileSync(path, data);
+			chmodSync(path, 0o444);
+		}
+		const byName = await verifyStore(dir, { workers: 0 });
+		expect(byName.issues).toEqual([
+			expect.objectContaining({
+				kind: "corrupt",
+				digest,
+				detail: expect.stringMatching(/does not match its name.*sidecar matches the altered content/),
+			}),
+		]);
+		const bySidecar = await verifyStore(dir, { workers: 0, mode: "tree" });
+		expect(bySidecar.ok).toBe(true);
+		expect(bySidecar.notCheckedByName.blobs).toBe(2);
+		expect((await verifyStore(dir, { workers: 0, mode: "full" })).ok).toBe(false);
 	});
 
 	it("names a small blob with a flipped byte as corrupt", async () => {

@@ -18,7 +18,9 @@ export async function peekAction(
 		return refuse("peek", `offset ${offset} is past the end of fold ${args.id} (${fold.sourceBytes} bytes)`);
 	let slice: Awaited<ReturnType<ReturnType<typeof input.runtime.store>["readSlice"]>>;
 	try {
-		slice = await input.runtime.store(input.ctx).readSlice(fold.sourceSha256, offset, want, `fold ${args.id}`);
+		slice = await input.runtime
+			.store(input.ctx)
+			.readSlice(fold.sourceSha256, offset, want, `fold ${args.id}`, fold.sourceBytes);
 	} catch (error) {
 		return refuse("peek", error instanceof Error ? error.message : String(error), { id: args.id });
 	}

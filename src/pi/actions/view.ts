@@ -27,7 +27,9 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 		);
 	let leaves: number;
 	try {
-		const source = await input.runtime.store(input.ctx).read(fold.record.sourceSha256, `fold ${args.id}`);
+		const source = await input.runtime
+			.store(input.ctx)
+			.read(fold.record.sourceSha256, `fold ${args.id}`, fold.record.sourceBytes);
 		const parsed = parseFoldSource(source);
 		if (parsed.map((e) => e.id).join("\n") !== fold.record.leafIds.join("\n"))
 			throw new Error(`fold ${args.id}: the stored source does not list the fold's entries`);
