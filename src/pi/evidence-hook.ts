@@ -71,7 +71,10 @@ export function evidenceIngestorFor(
 	const names = derivedNames(options);
 	const dir = resolveStoreDir({ ...location, storeDirName: names.evidenceDirName });
 	return createEvidenceIngestor({
-		store: new EvidenceStore(dir, extra.capBytes === undefined ? {} : { capBytes: extra.capBytes }),
+		store: new EvidenceStore(dir, {
+			sessionId: location.sessionId,
+			...(extra.capBytes === undefined ? {} : { capBytes: extra.capBytes }),
+		}),
 		isMcpTool: options.isMcpTool,
 		namespace: names.mcpFallbackServer,
 		...(extra.thresholdBytes === undefined ? {} : { thresholdBytes: extra.thresholdBytes }),

@@ -4,22 +4,31 @@
 //
 //   <dir>/mcp/<server>/sha256/<2 hex>/<64 hex>      results of an MCP server's tools
 //   <dir>/ns/<namespace>/sha256/<2 hex>/<64 hex>    everything else (namespace from entryTypePrefix)
+//   <dir>/sessions/<session key>.ledger             what each session stored (evidence-ledger.ts)
 //   (.tree sidecars beside artifacts > 4 MiB; tmp/ folders for in-flight writes)
 //
-// The session cap (DEFAULT_EVIDENCE_CAP_BYTES, 512 MiB) is CUMULATIVE over every artifact byte in
-// the folder, not per artifact: a write that would cross it is refused whole (never truncated).
-// Identical content for the same owner is stored once and charged once. The usage survives a
-// restart: the first put (or usage()) scans the folder and sums the sizes of the artifact files
-// (sidecars and tmp files are not artifact bytes). Writes are reserved synchronously after the
-// scan, so concurrent puts can never overshoot the cap together. This module does its own file I/O.
+// The cap (DEFAULT_EVIDENCE_CAP_BYTES, 512 MiB) is per SESSION, counted by session id in the
+// session's ledger, cumulative over every artifact the session stored (not per artifact): a write that
+// would cross it is refused whole (never truncated). Sessions sharing a folder each have their own cap
+// (a new session is never refused for another's usage), and two processes of one session cannot
+// overshoot it together (the ledger's reservations are decided in file order). An artifact the session
+// already stored is not charged again; one another session stored is charged to this one too (stored
+// once on disk). Artifacts written before ledgers existed are charged to no session. Opening the
+// store (first put or usage) sweeps each owner's tmp/ of a killed writer's leftovers. Reads are
+// verified and checked before opening, as for fold sources. This module does its own file I/O.
 
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { BLOBS_DIR, isDigestHex, sha256Hex, writeBlob } from "../verify/index.ts";
+import { BLOBS_DIR, sha256Hex, sweepStaleTemp, writeBlob } from "../verify/index.ts";
+import { sessionKey } from "./dir.ts";
+import { EvidenceLedger } from "./evidence-ledger.ts";
 import { FoldStore } from "./fold-store.ts";
 
 /** The per-session evidence cap: 512 MiB of artifact bytes, cumulative across all results. */
 export const DEFAULT_EVIDENCE_CAP_BYTES = 512 * 1024 * 1024;
+
+/** The session id a store without one is counted under. */
+export const DEFAULT_EVIDENCE_SESSION = "default";
 
 /** Who an artifact belongs to: an MCP server, or the neutral namespace derived from entryTypePrefix. */
 export interface EvidenceOwner {
@@ -38,10 +47,14 @@ export type EvidencePut =
 			readonly reason: string;
 	  };
 
-/** EvidenceStore options: `capBytes` (default DEFAULT_EVIDENCE_CAP_BYTES); `durable` fsync (default true). */
+/**
+ * EvidenceStore options: `capBytes` per session (default DEFAULT_EVIDENCE_CAP_BYTES); `durable`
+ * fsync (default true); `sessionId` the usage is counted under (default DEFAULT_EVIDENCE_SESSION).
+ */
 export interface EvidenceStoreOptions {
 	readonly capBytes?: number;
 	readonly durable?: boolean;
+	readonly sessionId?: string;
 }
 
 const OWNER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -53,15 +66,15 @@ export function ownerRelDir(owner: EvidenceOwner): string {
 	return `${OWNER_FOLDER[owner.kind]}/${owner.name}`;
 }
 
-/** A session's evidence folder with its cumulative cap. */
+/** A session's view of an evidence folder, with its cumulative per-session cap. */
 export class EvidenceStore {
 	readonly dir: string;
 	readonly capBytes: number;
+	readonly sessionId: string;
 	private readonly durable: boolean;
-	private used = 0;
-	private readonly known = new Set<string>();
+	private readonly ledger: EvidenceLedger;
 	private readonly inflight = new Map<string, Promise<EvidencePut>>();
-	private scanned: Promise<void> | undefined;
+	private opened: Promise<void> | undefined;
 
 	constructor(dir: string, options: EvidenceStoreOptions = {}) {
 		const cap = options.capBytes ?? DEFAULT_EVIDENCE_CAP_BYTES;
@@ -69,78 +82,75 @@ export class EvidenceStore {
 		this.dir = dir;
 		this.capBytes = cap;
 		this.durable = options.durable ?? true;
+		this.sessionId = options.sessionId ?? DEFAULT_EVIDENCE_SESSION;
+		this.ledger = new EvidenceLedger(dir, sessionKey(this.sessionId));
 	}
 
-	/** Artifact bytes charged against the cap (scans the folder the first time). */
+	/** Artifact bytes charged against this session's cap. */
 	async usage(): Promise<number> {
-		await this.scan();
-		return this.used;
+		await this.open();
+		return this.ledger.usage();
 	}
 
-	/** Stores `data` (UTF-8) as an artifact of `owner`, or refuses it whole if it would cross the cap. */
+	/** Stores `data` (UTF-8) as an artifact of `owner`, or refuses it whole if it would cross the session's cap. */
 	put(owner: EvidenceOwner, data: string): Promise<EvidencePut> {
 		const rel = ownerRelDir(owner);
 		const bytes = Buffer.from(data, "utf8");
 		const sha = sha256Hex(bytes);
-		return this.scan().then(() => {
-			const key = `${rel}/${sha}`;
-			const path = `${rel}/${BLOBS_DIR}/${sha.slice(0, 2)}/${sha}`;
-			if (this.known.has(key)) return { status: "existing", sha256: sha, bytes: bytes.length, path } as const;
+		const key = `${rel}/${sha}`;
+		return this.open().then(() => {
 			const running = this.inflight.get(key);
 			if (running) return running;
-			if (this.used + bytes.length > this.capBytes)
-				return {
-					status: "refused",
-					bytes: bytes.length,
-					usedBytes: this.used,
-					capBytes: this.capBytes,
-					reason: `evidence cap of ${this.capBytes} bytes per session would be crossed (${this.used} used, artifact ${bytes.length})`,
-				} as const;
-			this.used += bytes.length; // reserved before any await
-			const write = (async (): Promise<EvidencePut> => {
-				try {
-					await writeBlob(join(this.dir, rel), bytes, { durable: this.durable });
-				} catch (error) {
-					this.used -= bytes.length;
-					throw error;
-				}
-				this.known.add(key);
-				return { status: "written", sha256: sha, bytes: bytes.length, path };
-			})().finally(() => this.inflight.delete(key));
-			this.inflight.set(key, write);
-			return write;
+			const job = this.store(rel, key, sha, bytes).finally(() => this.inflight.delete(key));
+			this.inflight.set(key, job);
+			return job;
 		});
 	}
 
-	/** An artifact's content, verified against its SHA-256 (throws SourceVerificationError otherwise). */
-	read(owner: EvidenceOwner, sha256: string, label = `evidence ${sha256.slice(0, 12)}`): Promise<string> {
-		return new FoldStore(join(this.dir, ownerRelDir(owner))).read(sha256, label);
-	}
-
-	private scan(): Promise<void> {
-		this.scanned ??= (async () => {
-			for (const kind of Object.keys(OWNER_FOLDER) as (keyof typeof OWNER_FOLDER)[]) {
-				const top = OWNER_FOLDER[kind];
-				for (const name of await list(join(this.dir, top))) {
-					const blobs = join(this.dir, top, name, BLOBS_DIR);
-					for (const fan of await list(blobs)) {
-						for (const file of await list(join(blobs, fan))) {
-							if (!isDigestHex(file) || file.slice(0, 2) !== fan) continue;
-							const st = await lstat(join(blobs, fan, file)).catch(() => undefined);
-							if (!st?.isFile()) continue;
-							this.used += st.size;
-							this.known.add(`${top}/${name}/${file}`);
-						}
-					}
-				}
-			}
-		})().catch((error) => {
-			this.used = 0;
-			this.known.clear();
-			this.scanned = undefined;
+	private async store(rel: string, key: string, sha: string, bytes: Uint8Array): Promise<EvidencePut> {
+		const path = `${rel}/${BLOBS_DIR}/${sha.slice(0, 2)}/${sha}`;
+		const reservation = this.ledger.reserve(key, bytes.length, this.capBytes);
+		if (reservation.status === "refused")
+			return {
+				status: "refused",
+				bytes: bytes.length,
+				usedBytes: reservation.used,
+				capBytes: this.capBytes,
+				reason: `evidence cap of ${this.capBytes} bytes per session would be crossed (${reservation.used} used, artifact ${bytes.length})`,
+			};
+		let created: boolean;
+		try {
+			created = (await writeBlob(join(this.dir, rel), bytes, { durable: this.durable })).created;
+		} catch (error) {
+			if (reservation.status === "accepted") this.ledger.release(reservation.id);
 			throw error;
+		}
+		const status = reservation.status === "accepted" && created ? "written" : "existing";
+		return { status, sha256: sha, bytes: bytes.length, path };
+	}
+
+	/**
+	 * An artifact's content, verified against its SHA-256 (throws SourceVerificationError otherwise).
+	 * With `expectedBytes` (the record's size), an artifact of another size is refused unopened.
+	 */
+	read(
+		owner: EvidenceOwner,
+		sha256: string,
+		label = `evidence ${sha256.slice(0, 12)}`,
+		expectedBytes?: number,
+	): Promise<string> {
+		return new FoldStore(join(this.dir, ownerRelDir(owner)), { sweepTemp: false }).read(sha256, label, expectedBytes);
+	}
+
+	/** Once per store: sweep every owner's tmp/ of a killed writer's leftovers. */
+	private open(): Promise<void> {
+		this.opened ??= (async () => {
+			for (const top of Object.values(OWNER_FOLDER))
+				for (const name of await list(join(this.dir, top))) sweepStaleTemp(join(this.dir, top, name));
+		})().catch(() => {
+			// a folder that cannot be swept is still usable
 		});
-		return this.scanned;
+		return this.opened;
 	}
 }
 

@@ -5,21 +5,25 @@
 // - resolveStoreDir: `<sessionDir>/<storeDirName>`, or a per-user fallback under os.tmpdir() keyed
 //   by session id for in-memory sessions.
 // - EvidenceStore: read-only artifacts of oversized tool results with a cumulative per-session cap
-//   (DEFAULT_EVIDENCE_CAP_BYTES, 512 MiB), recovered after a restart by scanning the folder.
+//   (DEFAULT_EVIDENCE_CAP_BYTES, 512 MiB) counted by session id in an append-only ledger per session,
+//   safe across restarts and across processes sharing the folder.
 // The classes do file I/O; resolveStoreDir is pure.
 
 export { defaultFallbackRoot, resolveStoreDir, sessionKey } from "./dir.ts";
 export {
 	DEFAULT_EVIDENCE_CAP_BYTES,
+	DEFAULT_EVIDENCE_SESSION,
 	type EvidenceOwner,
 	type EvidencePut,
 	EvidenceStore,
 	type EvidenceStoreOptions,
 	ownerRelDir,
 } from "./evidence.ts";
+export { EvidenceLedger, MAX_LEDGER_BYTES, type Reservation } from "./evidence-ledger.ts";
 export {
 	FoldStore,
 	type FoldStoreOptions,
+	MAX_SOURCE_TEXT_BYTES,
 	type SourceFailure,
 	SourceVerificationError,
 	type VerifyEvent,

@@ -1,5 +1,14 @@
-import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	cpSync,
+	mkdirSync,
+	readdirSync,
+	renameSync,
+	rmSync,
+	statSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -12,11 +21,13 @@ import {
 	sha256Hex,
 	treePath,
 	type VerifyProgress,
+	type VerifyStoreResult,
 	verifyStore,
 	writeBlob,
 } from "../../src/verify/index.ts";
 import { closeSharedPools } from "../../src/verify/pool.ts";
 import { bytes, flipByte, SMALL_TREE, tempDir, truncateTo } from "./helpers.ts";
+import { bundleForNobody, canDropPrivileges, runAsNobody } from "./unprivileged.ts";
 
 afterAll(() => closeSharedPools());
 
@@ -212,37 +223,37 @@ describe("verifyStore", () => {
 		expect(await verifyStore(dir)).toMatchObject({ ok: true, blobs: 0, issues: [] });
 	});
 
-	it("names an unreadable blob", async () => {
+	it("names an unreadable blob (as an unprivileged user when the tests run as root)", async () => {
 		const { dir, small } = await sampleStore();
 		const target = blobPath(dir, small[1] as string);
 		chmodSync(target, 0o000);
-		if (process.getuid?.() !== 0) {
-			const result = await verifyStore(dir, { workers: 0 });
-			expect(result.issues).toEqual([
-				expect.objectContaining({ kind: "unreadable", digest: small[1], detail: "cannot read (EACCES)" }),
-			]);
+		const expected = [
+			expect.objectContaining({ kind: "unreadable", digest: small[1], detail: "cannot read (EACCES)" }),
+		];
+		if (!canDropPrivileges) {
+			expect((await verifyStore(dir, { workers: 0 })).issues).toEqual(expected);
 			return;
 		}
-		// Root reads any file, so run the bundled CLI as an unprivileged user over a store it may
-		// traverse (folders opened up to 0755 for the test) with the one blob at mode 0000.
-		for (const folder of [
-			dir,
-			join(dir, "sha256"),
-			...readdirSync(join(dir, "sha256")).map((d) => join(dir, "sha256", d)),
-		]) {
-			chmodSync(folder, 0o755);
+		// Root reads any file: run the verifier as uid 65534 over a copy of the store in a 0755 folder,
+		// its own code bundled there too, with the one blob at mode 0000.
+		const { dir: folder, entry } = await bundleForNobody(join(import.meta.dirname, "children", "verify-store.ts"));
+		try {
+			const store = join(folder, "store");
+			cpSync(dir, store, { recursive: true });
+			for (const d of [
+				store,
+				join(store, "sha256"),
+				...readdirSync(join(store, "sha256")).map((f) => join(store, "sha256", f)),
+			])
+				if (statSync(d).isDirectory()) chmodSync(d, 0o755);
+			chmodSync(blobPath(store, small[1] as string), 0o000);
+			const run = runAsNobody(folder, entry, [store]);
+			expect(run.stderr).toBe("");
+			const report = JSON.parse(run.stdout) as VerifyStoreResult;
+			expect(report.issues).toEqual(expected);
+		} finally {
+			rmSync(folder, { recursive: true, force: true });
 		}
-		const cli = join(import.meta.dirname, "..", "..", "build", "cli.js");
-		const run = spawnSync(process.execPath, [cli, "verify", "--json", "--workers", "0", dir], {
-			uid: 65534,
-			gid: 65534,
-			encoding: "utf8",
-		});
-		expect(run.status).toBe(1);
-		const report = JSON.parse(run.stdout) as { issues: { kind: string; digest?: string; detail?: string }[] };
-		expect(report.issues).toEqual([
-			expect.objectContaining({ kind: "unreadable", digest: small[1], detail: "cannot read (EACCES)" }),
-		]);
 	});
 
 	it("rejects a directory that is not a store, and unknown options", async () => {
