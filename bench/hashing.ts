@@ -1,9 +1,13 @@
-// The hashing benchmarks of pi-fold/verify: every row times pi-fold and its peers side by side in
-// one run (round-robin repeats, median), and states the target ratio (peer time / pi-fold time).
-// Data is generated with a seeded PRNG and written to a temporary store that is removed afterwards.
-// Not a timed test: `pi-fold bench` (default 512 MB) or `npm exec -- node bench/run.ts --size 64`.
+// The hashing benchmarks of pi-fold/verify, in process: every row times pi-fold and its peers side by
+// side in one run (round-robin repeats, median), and states the target ratio (peer time / pi-fold
+// time). Data is generated with a seeded PRNG and written in 4 MiB pieces (bench/hashing/data.ts) to
+// a temporary folder that is removed afterwards (also on Ctrl-C), so the run's memory stays well
+// under 300 MB. `threads` hashing threads each: pi-fold's calling thread plus threads - 1 workers, and
+// the threaded peer's workers. Not a timed test: `pi-fold bench` (default 512 MB) or
+// `npm exec -- node bench/run.ts --size 64`. The process-level benchmark is bench/hashing/cli-bench.ts.
 
 import { hash as cryptoHash } from "node:crypto";
+import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,10 +19,11 @@ import {
 	sha256Many,
 	verifyBlob,
 	verifyStore,
-	writeBlob,
+	writeBlobStream,
 } from "../src/verify/index.ts";
 import { closeSharedPools, VerifyPool } from "../src/verify/pool.ts";
 import { type MachineInfo, machineInfo, median, Prng } from "./data.ts";
+import { prngPieces, writeMixedStore } from "./hashing/data.ts";
 import { hashWasmOneThread, hashWasmStreamFile, nodeOneThread, nodeStreamFile, nodeWorkers } from "./peers.ts";
 
 const MB = 1024 * 1024;
@@ -36,7 +41,7 @@ export interface HashingBenchOptions {
 	messages64?: number;
 	/** Timed repeats per contender, median reported (default 5). */
 	repeats?: number;
-	/** Worker threads of pi-fold and of the threaded peer (default 2). */
+	/** Hashing threads of pi-fold (its calling thread plus workers) and of the threaded peer (default 2). */
 	workers?: number;
 	/** Progress lines (default none). */
 	log?: (line: string) => void;
@@ -123,21 +128,6 @@ function scenario(
 	return { id, title, bytes, ours: oursT, peers, targets: checks };
 }
 
-/** Writes a deterministic mixed store: 4 large blobs holding 3/4 of the bytes, the rest small (1-256 KiB). */
-async function buildStore(dir: string, bytes: number, prng: Prng): Promise<{ blobs: number }> {
-	const large = Math.floor((bytes * 0.75) / 4);
-	let blobs = 0;
-	for (let i = 0; i < 4; i++, blobs++) await writeBlob(dir, prng.bytes(large), { durable: false });
-	let left = bytes - 4 * large;
-	while (left > 0) {
-		const size = Math.min(left, Math.round(1024 * 256 ** (prng.u32() / 2 ** 32)));
-		await writeBlob(dir, prng.bytes(size), { durable: false });
-		left -= size;
-		blobs++;
-	}
-	return { blobs };
-}
-
 function check(ok: boolean, what: string): void {
 	if (!ok) throw new Error(`benchmark self-check failed: ${what}`);
 }
@@ -158,17 +148,24 @@ export async function runHashingBench(options: HashingBenchOptions = {}): Promis
 	const engine = engineCalibration();
 	const scenarios: ScenarioResult[] = [];
 	const root = await mkdtemp(join(tmpdir(), "pi-fold-bench-"));
+	const onSignal = (signal: NodeJS.Signals) => {
+		rmSync(root, { recursive: true, force: true });
+		process.kill(process.pid, signal);
+	};
+	process.once("SIGINT", onSignal);
+	process.once("SIGTERM", onSignal);
 	// Both threaded set-ups keep their workers warm across repeats (pi-fold's is its shared pool).
 	const peerPool = new VerifyPool(o.workers);
+	const ours = { workers: Math.max(0, o.workers - 1), minParallelBytes: 0 };
 	try {
 		// 1. A mixed store, end to end.
 		log(`writing a ${o.storeMiB} MiB mixed store...`);
 		const storeDir = join(root, "store");
-		const { blobs } = await buildStore(storeDir, o.storeMiB * MB, prng);
+		const { blobs } = await writeMixedStore(storeDir, o.storeMiB * MB, prng);
 		log(`verifying the store (${blobs} blobs)...`);
 		const storeMs = await race(
 			{
-				"pi-fold verifyStore": async () => check((await verifyStore(storeDir, { workers: o.workers })).ok, "store ok"),
+				"pi-fold verifyStore": async () => check((await verifyStore(storeDir, ours)).ok, "store ok"),
 				[`node:crypto ${o.workers} workers`]: async () => check((await nodeWorkers(storeDir, peerPool)) === 0, "peer"),
 				"node:crypto 1 thread": () => check(nodeOneThread(storeDir) === 0, "peer"),
 				"hash-wasm 1 thread": async () => check((await hashWasmOneThread(storeDir)) === 0, "peer"),
@@ -193,12 +190,12 @@ export async function runHashingBench(options: HashingBenchOptions = {}): Promis
 		// 2. One large blob, and 3. a bounded peek inside it.
 		log(`writing one ${o.blobMiB} MiB blob...`);
 		const blobDir = join(root, "blob");
-		const written = await writeBlob(blobDir, prng.bytes(o.blobMiB * MB), { durable: false });
+		const written = await writeBlobStream(blobDir, prngPieces(prng, o.blobMiB * MB), { durable: false });
 		log("verifying the blob...");
 		const blobMs = await race(
 			{
 				"pi-fold verifyBlob (chunk tree)": async () =>
-					check((await verifyBlob(blobDir, written.digest, { workers: o.workers })).ok, "blob ok"),
+					check((await verifyBlob(blobDir, written.digest, { workers: ours.workers })).ok, "blob ok"),
 				"node:crypto single stream": () => check(nodeStreamFile(written.path) === written.digest, "peer"),
 				"hash-wasm single stream": async () =>
 					check((await hashWasmStreamFile(written.path)) === written.digest, "peer"),
@@ -290,6 +287,8 @@ export async function runHashingBench(options: HashingBenchOptions = {}): Promis
 		st.note = "no target: the product hashes single streams with whichever engine calibration picks";
 		scenarios.push(st);
 	} finally {
+		process.off("SIGINT", onSignal);
+		process.off("SIGTERM", onSignal);
 		await peerPool.close();
 		await closeSharedPools();
 		await rm(root, { recursive: true, force: true });

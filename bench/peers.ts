@@ -85,8 +85,8 @@ export async function hashWasmOneThread(dir: string): Promise<number> {
 }
 
 /**
- * node:crypto on a pool of worker threads (kept warm across runs, like pi-fold's shared pool):
- * small blobs in batches, large ones streamed whole, largest first.
+ * node:crypto on a pool of worker threads (kept warm across runs, like pi-fold's shared pool; the
+ * calling thread only waits): small blobs in batches, large ones streamed whole, largest first.
  */
 export async function nodeWorkers(dir: string, pool: VerifyPool): Promise<number> {
 	const blobs = listBlobs(dir).sort((a, b) => b.size - a.size);
@@ -118,14 +118,16 @@ export async function nodeWorkers(dir: string, pool: VerifyPool): Promise<number
 		});
 	}
 	let bad = 0;
-	await Promise.all(
-		plans.map(async (plan) => {
-			const r = await pool.run(plan.task);
-			plan.digests.forEach((digest, i) => {
-				if (Buffer.from(r.digests.subarray(i * 32, i * 32 + 32)).toString("hex") !== digest) bad++;
-			});
-		}),
+	const { results } = await pool.runBatch(
+		plans.map((p) => p.task),
+		{ callerHelps: false },
 	);
+	plans.forEach((plan, k) => {
+		const r = results[k] as { digests: Uint8Array };
+		plan.digests.forEach((digest, i) => {
+			if (Buffer.from(r.digests.subarray(i * 32, i * 32 + 32)).toString("hex") !== digest) bad++;
+		});
+	});
 	return bad;
 }
 

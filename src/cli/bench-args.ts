@@ -4,13 +4,14 @@ import type { HashingBenchOptions } from "../../bench/hashing.ts";
 import { intFlag, parseFlags, UsageError } from "./flags.ts";
 
 export const BENCH_USAGE = `usage: pi-fold bench [--json] [--out FILE] [--size MiB] [--stream MiB] [--repeats N] [--workers N]
+       pi-fold bench --cli [...]   the commands as fresh processes against their peers (pi-fold bench --cli --help)
   --json         print the results as JSON instead of the table
   --out FILE     also write the JSON results to FILE
   --size MiB     size of the mixed store and of the single blob (default 512)
   --stream MiB   size of the single-stream buffer (default 64)
   --messages N   count of 2 KB messages (default 10000; 64 B messages scale x13.1072)
   --repeats N    timed repeats per contender, median reported (default 5)
-  --workers N    worker threads of pi-fold and of the threaded peer (default 2)
+  --workers N    hashing threads of pi-fold (its own + workers) and of the threaded peer (default 2)
   --no-estimator skip the token-estimator benchmark
   --estimator-sample N   estimator: use every Nth held-out corpus file (default 1 = all)
 `;

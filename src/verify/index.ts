@@ -73,6 +73,7 @@ export {
 } from "./safe-open.ts";
 export { MAX_SIDECAR_BYTES } from "./scan.ts";
 export { type IssueKind, NotAStoreError, type StoreIssue, type VerifyStoreResult, verifyStore } from "./store.ts";
+export type { FileFailure, Task, TaskResult } from "./tasks.ts";
 export { DEFAULT_TEMP_MAX_AGE_MS, processAlive, type SweepResult, sweepStaleTemp } from "./tmp-sweep.ts";
 export { type ChunkTree, decodeTree, encodeTree, makeTree, TreeFormatError, treeRoot } from "./tree.ts";
 export { isVerifyWorker } from "./worker.ts";

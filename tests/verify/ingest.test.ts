@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BLOB_MODE, DIR_MODE, sha256Hex, treePath, writeBlob } from "../../src/verify/index.ts";
+import { BLOB_MODE, DIR_MODE, sha256Hex, treePath, writeBlob, writeBlobStream } from "../../src/verify/index.ts";
 import { bytes, SMALL_TREE, tempDir } from "./helpers.ts";
+
+/** The store folder of a blob path (sha256/<2 hex>/<64 hex> below it). */
+const dirOf = (path: string) => dirname(dirname(dirname(path)));
 
 describe("writeBlob", () => {
 	it("stores a blob under sha256/<2 hex>/<64 hex> with mode 0444 in 0700 folders, leaving no tmp file", async () => {
@@ -34,6 +37,24 @@ describe("writeBlob", () => {
 		expect(large.tree).toMatchObject({ chunkCount: 5, chunkSize: 1024, blobSize: 4097 });
 		expect(statSync(treePath(dir, large.digest)).mode & 0o777).toBe(BLOB_MODE);
 		expect(readdirSync(join(dir, "tmp"))).toEqual([]);
+	});
+
+	it("writeBlobStream stores pieces of any size exactly as writeBlob stores the whole, chunk tree included", async () => {
+		const data = bytes(10 * 1024 + 77, 8);
+		const whole = await writeBlob(tempDir(), data, SMALL_TREE);
+		const dir = tempDir();
+		async function* pieces() {
+			for (let at = 0; at < data.length; at += 999) yield data.subarray(at, at + 999);
+		}
+		const streamed = await writeBlobStream(dir, pieces(), SMALL_TREE);
+		expect(streamed).toMatchObject({ digest: whole.digest, size: data.length, created: true });
+		expect(streamed.tree).toEqual(whole.tree);
+		expect(readFileSync(treePath(dir, whole.digest))).toEqual(readFileSync(treePath(dirOf(whole.path), whole.digest)));
+		expect(readdirSync(join(dir, "tmp"))).toEqual([]);
+		const again = await writeBlobStream(dir, [data], SMALL_TREE);
+		expect(again).toMatchObject({ digest: whole.digest, created: false });
+		expect(readdirSync(join(dir, "tmp"))).toEqual([]);
+		expect((await writeBlobStream(dir, [])).digest).toBe(sha256Hex(""));
 	});
 
 	it("rejects unknown options by name", async () => {

@@ -6,6 +6,7 @@
 
 import { writeFileSync } from "node:fs";
 import { type EstimatorBenchResult, renderEstimatorTable, runEstimatorBench } from "../../../bench/estimator.ts";
+import { runCliBenchCommand } from "../../../bench/hashing/cli-command.ts";
 import { runHashingBench } from "../../../bench/hashing.ts";
 import { renderHashingTable } from "../../../bench/report.ts";
 import { BENCH_USAGE, type BenchArgs, parseBenchArgs } from "../bench-args.ts";
@@ -15,6 +16,14 @@ import { UsageError } from "../flags.ts";
 export const command = {
 	summary: "run the hashing benchmarks",
 	async run(args: string[]): Promise<number> {
+		if (args.includes("--cli")) {
+			try {
+				return await runCliBenchCommand(args.filter((a) => a !== "--cli"));
+			} catch (error) {
+				if (error instanceof UsageError) throw new CliError(error.message, 2);
+				throw error;
+			}
+		}
 		if (args.includes("--help") || args.includes("-h")) {
 			process.stdout.write(BENCH_USAGE);
 			return 0;
