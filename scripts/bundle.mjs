@@ -27,8 +27,9 @@ const entries = [
 	{ in: "src/index.ts", out: "build/extension.js" },
 	{ in: "src/verify/index.ts", out: "build/verify.js" },
 	{ in: "src/cli/main.ts", out: "build/cli.js", cli: true },
-	// The verification worker threads' own small bundle (no CLI, no zod), found beside the others.
-	{ in: "src/verify/worker.ts", out: "build/verify-worker.js" },
+	// The verification worker threads' own small bundle (no CLI, no zod, no require shim), found
+	// beside the others (src/verify/pool.ts workerEntry).
+	{ in: "src/verify/worker.ts", out: "build/verify-worker.js", worker: true },
 ];
 
 for (const entry of entries) {
@@ -36,7 +37,7 @@ for (const entry of entries) {
 		...common,
 		entryPoints: [join(root, entry.in)],
 		outfile: join(root, entry.out),
-		banner: entry.cli ? { js: `#!/usr/bin/env node\n${common.banner.js}` } : common.banner,
+		banner: entry.cli ? { js: `#!/usr/bin/env node\n${common.banner.js}` } : entry.worker ? {} : common.banner,
 	});
 	if (entry.cli) chmodSync(join(root, entry.out), 0o755);
 }

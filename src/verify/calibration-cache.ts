@@ -9,14 +9,15 @@
 // Cache dir: $PI_FOLD_CACHE_DIR, else $XDG_CACHE_HOME/pi-fold, else ~/.cache/pi-fold (macOS:
 // ~/Library/Caches/pi-fold; Windows: %LOCALAPPDATA%\pi-fold). PI_FOLD_CALIBRATION_CACHE=0 turns the
 // cache off (measure in every process). A cache that cannot be written is not an error.
-// Does its own file I/O (sync: one small file).
+// Loading this module makes it engines.ts's calibration provider. Does its own file I/O (sync: one
+// small file).
 
 import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, homedir } from "node:os";
 import { join } from "node:path";
 import { SCALAR_WASM_SHA256, SIMD_WASM_SHA256 } from "../wasm/generated/core-wasm.ts";
-import { type EngineCalibration, measureEngines } from "./engines.ts";
+import { type EngineCalibration, measureEngines, setCalibrationProvider } from "./engines.ts";
 import { readSmallFile } from "./safe-open.ts";
 
 /** Format of the cache file; bump when EngineCalibration changes shape or meaning. */
@@ -133,3 +134,5 @@ export function cachedEngineCalibration(
 	}
 	return { calibration, source: "measured", path };
 }
+
+setCalibrationProvider(() => cachedEngineCalibration().calibration);

@@ -22,7 +22,6 @@ import {
 	sha256Chunks as wasmChunks,
 	sha256Many as wasmMany,
 } from "../wasm/index.ts";
-import { cachedEngineCalibration } from "./calibration-cache.ts";
 import type { EngineName } from "./options.ts";
 
 /** A concrete engine (after "auto" is resolved for a shape). */
@@ -121,13 +120,20 @@ export function measureEngines(): EngineCalibration {
 }
 
 let calibration: EngineCalibration | undefined;
+let provider: () => EngineCalibration = measureEngines;
 
 /**
- * The process-wide calibration: on first use, the per-machine cached one (measured and cached when
- * there is none; see calibration-cache.ts), or whatever setEngineCalibration set.
+ * Where the first engineCalibration() call gets its value: calibration-cache.ts installs the
+ * per-machine cache when it is loaded (pi-fold/verify's index loads it). A worker thread, which only
+ * runs tasks with concrete engines, never loads it; it would measure.
  */
+export function setCalibrationProvider(fn: () => EngineCalibration): void {
+	provider = fn;
+}
+
+/** The process-wide calibration: from the provider on first use, or whatever setEngineCalibration set. */
 export function engineCalibration(): EngineCalibration {
-	calibration ??= cachedEngineCalibration().calibration;
+	calibration ??= provider();
 	return calibration;
 }
 

@@ -4,7 +4,7 @@
 import { open } from "node:fs/promises";
 import { createStreamHasher, digestMany, digestOne, type StreamHasher } from "./engines.ts";
 import { toHex } from "./layout.ts";
-import { DEFAULT_READ_SIZE, type EngineName, type HashFileOptions, hashFileShape, parseOptions } from "./options.ts";
+import { type EngineName, HASH_FILE_READ_SIZE, type HashFileOptions, hashFileShape, parseOptions } from "./options.ts";
 
 /** SHA-256 of bytes or a string (UTF-8), as 32 bytes. */
 export function sha256(data: Uint8Array | string): Uint8Array {
@@ -56,7 +56,7 @@ export function createSha256(options?: { engine?: EngineName }): Sha256Hasher {
  */
 export async function hashFile(path: string, options?: HashFileOptions): Promise<string> {
 	const opts = parseOptions("hashFile", hashFileShape, options);
-	const readSize = opts.readSize ?? DEFAULT_READ_SIZE;
+	const readSize = opts.readSize ?? HASH_FILE_READ_SIZE;
 	const handle = await open(path, "r");
 	try {
 		const total = (await handle.stat()).size;

@@ -43,6 +43,7 @@ export {
 	DEFAULT_TREE_MIN_BYTES,
 	DEFAULT_WORKERS,
 	type EngineName,
+	HASH_FILE_READ_SIZE,
 	type HashFileOptions,
 	type ReadRangeOptions,
 	type VerifyBlobOptions,
@@ -61,7 +62,6 @@ export {
 } from "./pool.ts";
 export {
 	checkedOpen,
-	checkedOpenAsync,
 	type FileProblem,
 	FileRefusedError,
 	kindOf,
@@ -69,8 +69,8 @@ export {
 	type OpenExpectation,
 	openListed,
 	readAt,
-	readAtAsync,
 } from "./safe-open.ts";
+export { checkedOpenAsync, readAtAsync } from "./safe-open-async.ts";
 export { MAX_SIDECAR_BYTES } from "./scan.ts";
 export { type IssueKind, NotAStoreError, type StoreIssue, type VerifyStoreResult, verifyStore } from "./store.ts";
 export type { FileFailure, Task, TaskResult } from "./tasks.ts";

@@ -3,12 +3,11 @@
 // size the caller expects, is refused by name before it is opened; the open itself never follows a
 // symlink and never blocks (O_NONBLOCK: a FIFO swapped in after the check opens at once and is then
 // refused, unread); the descriptor must be the very file that was checked; and every read call is at
-// most MAX_READ_CALL bytes (one read of a whole >2 GiB file aborts Node). Sync variants serve worker
-// threads and bounded reads, async ones the fold store. Does its own file I/O; imports nothing heavy,
-// so the worker bundle stays small.
+// most MAX_READ_CALL bytes (one read of a whole >2 GiB file aborts Node). These sync variants serve
+// worker threads and bounded reads; safe-open-async.ts has the async ones the fold store uses. Does
+// its own file I/O; imports only node:fs, so a worker thread loads little.
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
-import { type FileHandle, lstat, open } from "node:fs/promises";
 
 /** Largest single read call (8 MiB): reads of any size are split into calls of at most this. */
 export const MAX_READ_CALL = 8 * 1024 * 1024;
@@ -44,7 +43,7 @@ export interface OpenExpectation {
 	maxSize?: number | undefined;
 }
 
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /** "a FIFO", "a directory", ...: what a non-regular file is, for messages. */
 export function kindOf(st: Stats): string {
@@ -80,7 +79,7 @@ export function checkStats(path: string, st: Stats, want: OpenExpectation = {}):
 		);
 }
 
-function errnoRefusal(path: string, error: unknown): FileRefusedError {
+export function errnoRefusal(path: string, error: unknown): FileRefusedError {
 	if (error instanceof FileRefusedError) return error;
 	const code = (error as NodeJS.ErrnoException | undefined)?.code;
 	if (code === "ENOENT" || code === "ENOTDIR") return new FileRefusedError(path, "missing", "does not exist", code);
@@ -91,7 +90,7 @@ function errnoRefusal(path: string, error: unknown): FileRefusedError {
 }
 
 /** The descriptor must be the file lstat saw: same device, inode and size, and regular. */
-function checkSame(path: string, before: Stats, after: Stats): void {
+export function checkSame(path: string, before: Stats, after: Stats): void {
 	if (!after.isFile() || after.ino !== before.ino || after.dev !== before.dev || after.size !== before.size)
 		throw new FileRefusedError(path, "changed", "changed between its check and its open (not read)");
 }
@@ -129,24 +128,6 @@ export function openListed(path: string, want: OpenExpectation = {}): { fd: numb
 	}
 }
 
-/** Async checkedOpen: never blocks a libuv thread on a FIFO. Close the handle when done. */
-export async function checkedOpenAsync(
-	path: string,
-	want: OpenExpectation = {},
-): Promise<{ handle: FileHandle; size: number }> {
-	let handle: FileHandle | undefined;
-	try {
-		const st = await lstat(path);
-		checkStats(path, st, want);
-		handle = await open(path, OPEN_FLAGS);
-		checkSame(path, st, await handle.stat());
-		return { handle, size: st.size };
-	} catch (error) {
-		await handle?.close();
-		throw errnoRefusal(path, error);
-	}
-}
-
 /** Reads up to `length` bytes at `position` into `buf` (from 0) in calls of at most MAX_READ_CALL; short at EOF. */
 export function readAt(fd: number, buf: Uint8Array, length: number, position: number): number {
 	let done = 0;
@@ -154,22 +135,6 @@ export function readAt(fd: number, buf: Uint8Array, length: number, position: nu
 		const n = readSync(fd, buf, done, Math.min(MAX_READ_CALL, length - done), position + done);
 		if (n === 0) break;
 		done += n;
-	}
-	return done;
-}
-
-/** Async readAt over a FileHandle. */
-export async function readAtAsync(
-	handle: FileHandle,
-	buf: Uint8Array,
-	length: number,
-	position: number,
-): Promise<number> {
-	let done = 0;
-	while (done < length) {
-		const { bytesRead } = await handle.read(buf, done, Math.min(MAX_READ_CALL, length - done), position + done);
-		if (bytesRead === 0) break;
-		done += bytesRead;
 	}
 	return done;
 }
