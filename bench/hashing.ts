@@ -132,9 +132,136 @@ function check(ok: boolean, what: string): void {
 	if (!ok) throw new Error(`benchmark self-check failed: ${what}`);
 }
 
+type Sizes = Required<Omit<HashingBenchOptions, "log">>;
+
+interface Ctx {
+	o: Sizes;
+	root: string;
+	prng: Prng;
+	log: (line: string) => void;
+	/** The threaded peer's pool and pi-fold's options (threads = its calling thread + workers). */
+	peerPool: VerifyPool;
+	ours: { workers: number; minParallelBytes: number };
+}
+
+/** 1. A mixed store, end to end. */
+async function storeScenario(c: Ctx): Promise<ScenarioResult> {
+	const { o } = c;
+	c.log(`writing a ${o.storeMiB} MiB mixed store...`);
+	const storeDir = join(c.root, "store");
+	const { blobs } = await writeMixedStore(storeDir, o.storeMiB * MB, c.prng);
+	c.log(`verifying the store (${blobs} blobs)...`);
+	const threaded = `node:crypto ${o.workers} workers`;
+	const storeMs = await race(
+		{
+			"pi-fold verifyStore": async () => check((await verifyStore(storeDir, c.ours)).ok, "store ok"),
+			[threaded]: async () => check((await nodeWorkers(storeDir, c.peerPool)) === 0, "peer"),
+			"node:crypto 1 thread": () => check(nodeOneThread(storeDir) === 0, "peer"),
+			"hash-wasm 1 thread": async () => check((await hashWasmOneThread(storeDir)) === 0, "peer"),
+		},
+		o.repeats,
+	);
+	await rm(storeDir, { recursive: true, force: true });
+	const title = `verify a ${o.storeMiB} MiB store (${blobs} blobs: 4 large, rest 1-256 KiB)`;
+	return scenario("store", title, o.storeMiB * MB, storeMs, "pi-fold verifyStore", {
+		[threaded]: 1.1,
+		"node:crypto 1 thread": 2,
+		"hash-wasm 1 thread": 4,
+	});
+}
+
+/** 2. One large blob, and 3. a bounded peek inside it. */
+async function blobScenarios(c: Ctx): Promise<ScenarioResult[]> {
+	const { o } = c;
+	c.log(`writing one ${o.blobMiB} MiB blob...`);
+	const blobDir = join(c.root, "blob");
+	const written = await writeBlobStream(blobDir, prngPieces(c.prng, o.blobMiB * MB), { durable: false });
+	c.log("verifying the blob...");
+	const ours = "pi-fold verifyBlob (chunk tree)";
+	const blobMs = await race(
+		{
+			[ours]: async () => check((await verifyBlob(blobDir, written.digest, { workers: c.ours.workers })).ok, "blob ok"),
+			"node:crypto single stream": () => check(nodeStreamFile(written.path) === written.digest, "peer"),
+			"hash-wasm single stream": async () => check((await hashWasmStreamFile(written.path)) === written.digest, "peer"),
+		},
+		o.repeats,
+	);
+	c.log("peeking 64 KB...");
+	const peeks: number[] = [];
+	for (let i = 0; i < 41; i++) {
+		const offset = c.prng.int(0, o.blobMiB * MB - 65536);
+		const start = performance.now();
+		const r = readVerifiedRange(blobDir, written.digest, offset, 65536);
+		peeks.push(performance.now() - start);
+		check(r.bytes.length === 65536, "peek length");
+	}
+	await rm(blobDir, { recursive: true, force: true });
+	const peekMs = median(peeks.slice(1));
+	const wholeMs = blobMs[ours] as number;
+	const whole = "pi-fold verifyBlob (whole blob)";
+	return [
+		scenario("blob", `verify one ${o.blobMiB} MiB blob`, o.blobMiB * MB, blobMs, ours, {
+			"node:crypto single stream": 2,
+		}),
+		{
+			id: "peek",
+			title: `bounded 64 KB peek inside the ${o.blobMiB} MiB blob (median of 40 offsets)`,
+			bytes: 65536,
+			ours: { label: "pi-fold readVerifiedRange", ms: peekMs, mbPerS: 65536 / 1e6 / (peekMs / 1e3) },
+			peers: [{ label: whole, ms: wholeMs, mbPerS: (o.blobMiB * MB) / 1e6 / (wholeMs / 1e3) }],
+			targets: [{ peer: whole, min: 100, ratio: wholeMs / peekMs, met: wholeMs / peekMs >= 100 }],
+		},
+	];
+}
+
+/** 4. Many small messages, digested one each, and 5. a plain single stream over a buffer (report only). */
+async function memoryScenarios(c: Ctx): Promise<ScenarioResult[]> {
+	const { o } = c;
+	const hw = await createSHA256();
+	const out: ScenarioResult[] = [];
+	for (const [count, size, min] of [
+		[o.messages2k, 2048, 1.5],
+		[o.messages64, 64, 4],
+	] as const) {
+		const pool = c.prng.bytes(count * size);
+		const messages = Array.from({ length: count }, (_, i) => pool.subarray(i * size, (i + 1) * size));
+		const ms = await race(
+			{
+				"pi-fold sha256Many": () => sha256Many(messages),
+				"node:crypto crypto.hash each": () => {
+					for (const m of messages) cryptoHash("sha256", m, "buffer");
+				},
+				"hash-wasm each": () => {
+					for (const m of messages) hw.init().update(m).digest("binary");
+				},
+			},
+			Math.max(o.repeats, 7),
+		);
+		const title = `${count} x ${size} B messages, one digest each`;
+		out.push(
+			scenario(`messages-${size}`, title, count * size, ms, "pi-fold sha256Many", {
+				"node:crypto crypto.hash each": min,
+			}),
+		);
+	}
+	const buf = c.prng.bytes(o.streamMiB * MB);
+	const streamMs = await race(
+		{
+			"pi-fold Wasm Sha256": () => createSha256({ engine: "wasm" }).update(buf).digest(),
+			"node:crypto": () => cryptoHash("sha256", buf, "buffer"),
+			"hash-wasm": () => hw.init().update(buf).digest("binary"),
+		},
+		o.repeats,
+	);
+	const title = `single stream over a ${o.streamMiB} MiB buffer (report only)`;
+	const st = scenario("stream", title, o.streamMiB * MB, streamMs, "pi-fold Wasm Sha256", {});
+	st.note = "no target: the product hashes single streams with whichever engine calibration picks";
+	return [...out, st];
+}
+
 /** Runs every hashing benchmark once and returns the results (see HashingBenchOptions for sizes). */
 export async function runHashingBench(options: HashingBenchOptions = {}): Promise<HashingBenchResult> {
-	const o = {
+	const o: Sizes = {
 		storeMiB: options.storeMiB ?? 512,
 		blobMiB: options.blobMiB ?? 512,
 		streamMiB: options.streamMiB ?? 64,
@@ -143,10 +270,7 @@ export async function runHashingBench(options: HashingBenchOptions = {}): Promis
 		repeats: options.repeats ?? 5,
 		workers: options.workers ?? 2,
 	};
-	const log = options.log ?? (() => {});
-	const prng = new Prng(0x5eed);
 	const engine = engineCalibration();
-	const scenarios: ScenarioResult[] = [];
 	const root = await mkdtemp(join(tmpdir(), "pi-fold-bench-"));
 	const onSignal = (signal: NodeJS.Signals) => {
 		rmSync(root, { recursive: true, force: true });
@@ -155,143 +279,22 @@ export async function runHashingBench(options: HashingBenchOptions = {}): Promis
 	process.once("SIGINT", onSignal);
 	process.once("SIGTERM", onSignal);
 	// Both threaded set-ups keep their workers warm across repeats (pi-fold's is its shared pool).
-	const peerPool = new VerifyPool(o.workers);
-	const ours = { workers: Math.max(0, o.workers - 1), minParallelBytes: 0 };
+	const c: Ctx = {
+		o,
+		root,
+		prng: new Prng(0x5eed),
+		log: options.log ?? (() => {}),
+		peerPool: new VerifyPool(o.workers),
+		ours: { workers: Math.max(0, o.workers - 1), minParallelBytes: 0 },
+	};
 	try {
-		// 1. A mixed store, end to end.
-		log(`writing a ${o.storeMiB} MiB mixed store...`);
-		const storeDir = join(root, "store");
-		const { blobs } = await writeMixedStore(storeDir, o.storeMiB * MB, prng);
-		log(`verifying the store (${blobs} blobs)...`);
-		const storeMs = await race(
-			{
-				"pi-fold verifyStore": async () => check((await verifyStore(storeDir, ours)).ok, "store ok"),
-				[`node:crypto ${o.workers} workers`]: async () => check((await nodeWorkers(storeDir, peerPool)) === 0, "peer"),
-				"node:crypto 1 thread": () => check(nodeOneThread(storeDir) === 0, "peer"),
-				"hash-wasm 1 thread": async () => check((await hashWasmOneThread(storeDir)) === 0, "peer"),
-			},
-			o.repeats,
-		);
-		const s = scenario(
-			"store",
-			`verify a ${o.storeMiB} MiB store (${blobs} blobs: 4 large, rest 1-256 KiB)`,
-			o.storeMiB * MB,
-			storeMs,
-			"pi-fold verifyStore",
-			{
-				[`node:crypto ${o.workers} workers`]: 1.1,
-				"node:crypto 1 thread": 2,
-				"hash-wasm 1 thread": 4,
-			},
-		);
-		scenarios.push(s);
-		await rm(storeDir, { recursive: true, force: true });
-
-		// 2. One large blob, and 3. a bounded peek inside it.
-		log(`writing one ${o.blobMiB} MiB blob...`);
-		const blobDir = join(root, "blob");
-		const written = await writeBlobStream(blobDir, prngPieces(prng, o.blobMiB * MB), { durable: false });
-		log("verifying the blob...");
-		const blobMs = await race(
-			{
-				"pi-fold verifyBlob (chunk tree)": async () =>
-					check((await verifyBlob(blobDir, written.digest, { workers: ours.workers })).ok, "blob ok"),
-				"node:crypto single stream": () => check(nodeStreamFile(written.path) === written.digest, "peer"),
-				"hash-wasm single stream": async () =>
-					check((await hashWasmStreamFile(written.path)) === written.digest, "peer"),
-			},
-			o.repeats,
-		);
-		scenarios.push(
-			scenario("blob", `verify one ${o.blobMiB} MiB blob`, o.blobMiB * MB, blobMs, "pi-fold verifyBlob (chunk tree)", {
-				"node:crypto single stream": 2,
-			}),
-		);
-		log("peeking 64 KB...");
-		const peeks: number[] = [];
-		for (let i = 0; i < 41; i++) {
-			const offset = prng.int(0, o.blobMiB * MB - 65536);
-			const start = performance.now();
-			const r = readVerifiedRange(blobDir, written.digest, offset, 65536);
-			peeks.push(performance.now() - start);
-			check(r.bytes.length === 65536, "peek length");
-		}
-		const peekMs = median(peeks.slice(1));
-		const wholeMs = blobMs["pi-fold verifyBlob (chunk tree)"] as number;
-		scenarios.push({
-			id: "peek",
-			title: `bounded 64 KB peek inside the ${o.blobMiB} MiB blob (median of 40 offsets)`,
-			bytes: 65536,
-			ours: { label: "pi-fold readVerifiedRange", ms: peekMs, mbPerS: 65536 / 1e6 / (peekMs / 1e3) },
-			peers: [
-				{ label: "pi-fold verifyBlob (whole blob)", ms: wholeMs, mbPerS: (o.blobMiB * MB) / 1e6 / (wholeMs / 1e3) },
-			],
-			targets: [
-				{ peer: "pi-fold verifyBlob (whole blob)", min: 100, ratio: wholeMs / peekMs, met: wholeMs / peekMs >= 100 },
-			],
-		});
-		await rm(blobDir, { recursive: true, force: true });
-
-		// 4. Many small messages, digested one each.
-		const hw = await createSHA256();
-		for (const [count, size, min] of [
-			[o.messages2k, 2048, 1.5],
-			[o.messages64, 64, 4],
-		] as const) {
-			const pool = prng.bytes(count * size);
-			const messages = Array.from({ length: count }, (_, i) => pool.subarray(i * size, (i + 1) * size));
-			const ms = await race(
-				{
-					"pi-fold sha256Many": () => sha256Many(messages),
-					"node:crypto crypto.hash each": () => {
-						for (const m of messages) cryptoHash("sha256", m, "buffer");
-					},
-					"hash-wasm each": () => {
-						for (const m of messages) hw.init().update(m).digest("binary");
-					},
-				},
-				Math.max(o.repeats, 7),
-			);
-			scenarios.push(
-				scenario(
-					`messages-${size}`,
-					`${count} x ${size} B messages, one digest each`,
-					count * size,
-					ms,
-					"pi-fold sha256Many",
-					{
-						"node:crypto crypto.hash each": min,
-					},
-				),
-			);
-		}
-
-		// 5. Plain single stream over a buffer: report only.
-		const buf = prng.bytes(o.streamMiB * MB);
-		const streamMs = await race(
-			{
-				"pi-fold Wasm Sha256": () => createSha256({ engine: "wasm" }).update(buf).digest(),
-				"node:crypto": () => cryptoHash("sha256", buf, "buffer"),
-				"hash-wasm": () => hw.init().update(buf).digest("binary"),
-			},
-			o.repeats,
-		);
-		const st = scenario(
-			"stream",
-			`single stream over a ${o.streamMiB} MiB buffer (report only)`,
-			o.streamMiB * MB,
-			streamMs,
-			"pi-fold Wasm Sha256",
-			{},
-		);
-		st.note = "no target: the product hashes single streams with whichever engine calibration picks";
-		scenarios.push(st);
+		const scenarios = [await storeScenario(c), ...(await blobScenarios(c)), ...(await memoryScenarios(c))];
+		return { machine: machineInfo(), options: o, engine, scenarios };
 	} finally {
 		process.off("SIGINT", onSignal);
 		process.off("SIGTERM", onSignal);
-		await peerPool.close();
+		await c.peerPool.close();
 		await closeSharedPools();
 		await rm(root, { recursive: true, force: true });
 	}
-	return { machine: machineInfo(), options: o, engine, scenarios };
 }
