@@ -1,7 +1,10 @@
-// Deterministic benchmark data (a seeded xorshift128 PRNG, so every run hashes the same bytes) and
-// the machine description printed beside every result table. Pure, except machineInfo() reading os.
+// Deterministic benchmark data (a seeded xorshift128 PRNG, so every run hashes the same bytes), the
+// machine description printed beside every result table, and a garbage collection between
+// scenarios. Pure, except machineInfo() reading os and collectGarbage() driving V8.
 
 import { cpus } from "node:os";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
 /** A seeded PRNG (xorshift128): `u32()` and `fill(bytes)`; the same seed gives the same stream. */
 export class Prng {
@@ -82,4 +85,18 @@ export function median(values: readonly number[]): number {
 	return sorted.length % 2 === 1
 		? (sorted[mid] as number)
 		: ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+let gc: (() => void) | undefined;
+
+/**
+ * Runs a full garbage collection (between benchmark scenarios, so one scenario's garbage neither
+ * lands in the next one's timings nor adds to its memory peak). Exposes V8's gc() on first use.
+ */
+export function collectGarbage(): void {
+	if (!gc) {
+		setFlagsFromString("--expose-gc");
+		gc = runInNewContext("gc") as () => void;
+	}
+	gc();
 }

@@ -6,7 +6,7 @@
 // the threaded peer's workers. Not a timed test: `pi-fold bench` (default 512 MB) or
 // `npm exec -- node bench/run.ts --size 64`. The process-level benchmark is bench/hashing/cli-bench.ts.
 
-import { hash as cryptoHash } from "node:crypto";
+import { createHash, hash as cryptoHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,7 +22,7 @@ import {
 	writeBlobStream,
 } from "../src/verify/index.ts";
 import { closeSharedPools, VerifyPool } from "../src/verify/pool.ts";
-import { type MachineInfo, machineInfo, median, Prng } from "./data.ts";
+import { collectGarbage, type MachineInfo, machineInfo, median, Prng } from "./data.ts";
 import { prngPieces, writeMixedStore } from "./hashing/data.ts";
 import { hashWasmOneThread, hashWasmStreamFile, nodeOneThread, nodeStreamFile, nodeWorkers } from "./peers.ts";
 
@@ -83,7 +83,8 @@ type Runner = () => unknown;
 
 /**
  * Runs each contender once to warm up, then `repeats` rounds; each round runs every contender once,
- * starting from a different one each round (so no contender always follows the same neighbour).
+ * starting from a different one each round (so no contender always follows the same neighbour),
+ * after a full garbage collection.
  * Returns the median ms per label.
  */
 async function race(contenders: Record<string, Runner>, repeats: number): Promise<Record<string, number>> {
@@ -96,6 +97,7 @@ async function race(contenders: Record<string, Runner>, repeats: number): Promis
 	for (let r = 0; r < repeats; r++) {
 		for (let k = 0; k < entries.length; k++) {
 			const [label, run] = entries[(r + k) % entries.length] as [string, Runner];
+			collectGarbage(); // no run pays for the previous one's garbage, and it never piles up
 			const start = performance.now();
 			await run();
 			times[label]?.push(performance.now() - start);
@@ -139,8 +141,7 @@ interface Ctx {
 	root: string;
 	prng: Prng;
 	log: (line: string) => void;
-	/** The threaded peer's pool and pi-fold's options (threads = its calling thread + workers). */
-	peerPool: VerifyPool;
+	/** pi-fold's options (threads = its calling thread + workers). */
 	ours: { workers: number; minParallelBytes: number };
 }
 
@@ -152,15 +153,22 @@ async function storeScenario(c: Ctx): Promise<ScenarioResult> {
 	const { blobs } = await writeMixedStore(storeDir, o.storeMiB * MB, c.prng);
 	c.log(`verifying the store (${blobs} blobs)...`);
 	const threaded = `node:crypto ${o.workers} workers`;
-	const storeMs = await race(
-		{
-			"pi-fold verifyStore": async () => check((await verifyStore(storeDir, c.ours)).ok, "store ok"),
-			[threaded]: async () => check((await nodeWorkers(storeDir, c.peerPool)) === 0, "peer"),
-			"node:crypto 1 thread": () => check(nodeOneThread(storeDir) === 0, "peer"),
-			"hash-wasm 1 thread": async () => check((await hashWasmOneThread(storeDir)) === 0, "peer"),
-		},
-		o.repeats,
-	);
+	// Both threaded set-ups keep their workers warm across repeats (pi-fold's is its shared pool).
+	const peerPool = new VerifyPool(o.workers);
+	let storeMs: Record<string, number>;
+	try {
+		storeMs = await race(
+			{
+				"pi-fold verifyStore": async () => check((await verifyStore(storeDir, c.ours)).ok, "store ok"),
+				[threaded]: async () => check((await nodeWorkers(storeDir, peerPool)) === 0, "peer"),
+				"node:crypto 1 thread": () => check(nodeOneThread(storeDir) === 0, "peer"),
+				"hash-wasm 1 thread": async () => check((await hashWasmOneThread(storeDir)) === 0, "peer"),
+			},
+			o.repeats,
+		);
+	} finally {
+		await peerPool.close();
+	}
 	await rm(storeDir, { recursive: true, force: true });
 	const title = `verify a ${o.storeMiB} MiB store (${blobs} blobs: 4 large, rest 1-256 KiB)`;
 	return scenario("store", title, o.storeMiB * MB, storeMs, "pi-fold verifyStore", {
@@ -196,6 +204,7 @@ async function blobScenarios(c: Ctx): Promise<ScenarioResult[]> {
 		check(r.bytes.length === 65536, "peek length");
 	}
 	await rm(blobDir, { recursive: true, force: true });
+	await closeSharedPools(); // the threads' memory goes back before the in-memory scenarios
 	const peekMs = median(peeks.slice(1));
 	const wholeMs = blobMs[ours] as number;
 	const whole = "pi-fold verifyBlob (whole blob)";
@@ -244,16 +253,33 @@ async function memoryScenarios(c: Ctx): Promise<ScenarioResult[]> {
 			}),
 		);
 	}
-	const buf = c.prng.bytes(o.streamMiB * MB);
+	// One stream of streamMiB, fed from a 4 MiB buffer (the bytes need not all be in memory at once).
+	const piece = c.prng.bytes(Math.min(4 * MB, o.streamMiB * MB));
+	const feeds = Math.ceil((o.streamMiB * MB) / piece.length);
+	const feed = (update: (b: Uint8Array) => void) => {
+		for (let i = 0; i < feeds; i++) update(piece);
+	};
 	const streamMs = await race(
 		{
-			"pi-fold Wasm Sha256": () => createSha256({ engine: "wasm" }).update(buf).digest(),
-			"node:crypto": () => cryptoHash("sha256", buf, "buffer"),
-			"hash-wasm": () => hw.init().update(buf).digest("binary"),
+			"pi-fold Wasm Sha256": () => {
+				const h = createSha256({ engine: "wasm" });
+				feed((b) => h.update(b));
+				h.digest();
+			},
+			"node:crypto": () => {
+				const h = createHash("sha256");
+				feed((b) => h.update(b));
+				h.digest();
+			},
+			"hash-wasm": () => {
+				hw.init();
+				feed((b) => hw.update(b));
+				hw.digest("binary");
+			},
 		},
 		o.repeats,
 	);
-	const title = `single stream over a ${o.streamMiB} MiB buffer (report only)`;
+	const title = `single stream over ${feeds * (piece.length / MB)} MiB (report only)`;
 	const st = scenario("stream", title, o.streamMiB * MB, streamMs, "pi-fold Wasm Sha256", {});
 	st.note = "no target: the product hashes single streams with whichever engine calibration picks";
 	return [...out, st];
@@ -278,22 +304,23 @@ export async function runHashingBench(options: HashingBenchOptions = {}): Promis
 	};
 	process.once("SIGINT", onSignal);
 	process.once("SIGTERM", onSignal);
-	// Both threaded set-ups keep their workers warm across repeats (pi-fold's is its shared pool).
 	const c: Ctx = {
 		o,
 		root,
 		prng: new Prng(0x5eed),
 		log: options.log ?? (() => {}),
-		peerPool: new VerifyPool(o.workers),
 		ours: { workers: Math.max(0, o.workers - 1), minParallelBytes: 0 },
 	};
 	try {
-		const scenarios = [await storeScenario(c), ...(await blobScenarios(c)), ...(await memoryScenarios(c))];
+		const scenarios = [await storeScenario(c)];
+		collectGarbage();
+		scenarios.push(...(await blobScenarios(c)));
+		collectGarbage();
+		scenarios.push(...(await memoryScenarios(c)));
 		return { machine: machineInfo(), options: o, engine, scenarios };
 	} finally {
 		process.off("SIGINT", onSignal);
 		process.off("SIGTERM", onSignal);
-		await c.peerPool.close();
 		await closeSharedPools();
 		await rm(root, { recursive: true, force: true });
 	}

@@ -17,6 +17,13 @@ import { WORKER_ARGV, WORKER_MARK } from "./worker.ts";
 /** PI_FOLD_POOL_HELP=0 stops the calling thread from running tasks (diagnostics, tests). */
 const CALLER_HELPS = process.env.PI_FOLD_POOL_HELP !== "0";
 
+/**
+ * V8 heap limits of a worker: its JS objects are a task list and small results (read buffers live
+ * outside the heap), so a small young generation keeps each worker's resident memory down; a worker
+ * that ever outgrew them would die, and the pool would finish on the calling thread.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 96 };
+
 /** A shared pool terminates its workers after this long without work (30 s). */
 export const DEFAULT_POOL_IDLE_MS = 30_000;
 
@@ -127,7 +134,12 @@ export class VerifyPool {
 	private spawn(id: number, entry: WorkerEntry): Slot {
 		// Inherit the parent's Node flags except those a worker rejects (--input-type of `node -e`).
 		const execArgv = process.execArgv.filter((flag) => !flag.startsWith("--input-type"));
-		const worker = new Worker(entry.url, { workerData: { [WORKER_MARK]: true }, argv: entry.argv, execArgv });
+		const worker = new Worker(entry.url, {
+			workerData: { [WORKER_MARK]: true },
+			argv: entry.argv,
+			execArgv,
+			resourceLimits: WORKER_LIMITS,
+		});
 		const slot: Slot = { id, worker, ready: false };
 		worker.on("message", (m: { ready?: true; batch?: number; index?: number; result?: TaskResult }) => {
 			if (m.ready) slot.ready = true;
