@@ -87,6 +87,8 @@ export async function verifyStore(dir: string, options?: VerifyStoreOptions): Pr
 		const issues: StoreIssue[] = [{ kind: "refused", path: BLOBS_DIR, detail: "symlink (not followed)" }];
 		return finish({ dir, mode, blobs: [], issues, workers: 0, tasks: { worker: 0, caller: 0 } }, started);
 	}
+	for (const digest of opts.expected ?? [])
+		if (!isDigestHex(digest)) throw new TypeError(`verifyStore(): expected digest is not 64 lowercase hex: ${digest}`);
 	const workers = opts.workers ?? DEFAULT_WORKERS;
 	const minParallel = opts.minParallelBytes ?? envMinParallel() ?? DEFAULT_MIN_PARALLEL_BYTES;
 	let pool: VerifyPool | undefined;
@@ -94,11 +96,9 @@ export async function verifyStore(dir: string, options?: VerifyStoreOptions): Pr
 		if (workers > 0 && estimate >= minParallel) pool = sharedPool(workers);
 	});
 	pool ??= sharedPool(0);
-	for (const digest of opts.expected ?? []) {
-		if (!isDigestHex(digest)) throw new TypeError(`verifyStore(): expected digest is not 64 lowercase hex: ${digest}`);
+	for (const digest of opts.expected ?? [])
 		if (!found.blobs.has(digest))
 			found.issues.push({ kind: "missing", path: blobRelPath(digest), digest, detail: "referenced but absent" });
-	}
 	const engine = opts.engine ?? "auto";
 	const planned = planStore(found, mode, {
 		chunksPerTask: opts.chunksPerTask,
