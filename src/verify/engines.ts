@@ -60,11 +60,11 @@ function nodeDigest(data: Uint8Array | string): Uint8Array {
 	return asU8(nodeHashOneShot("sha256", toBytes(data), "buffer"));
 }
 
-/** Best-of-3 wall time of `fn` in ms, after one warm-up call. */
-function timeMs(fn: () => void): number {
+/** Best-of-`rounds` wall time of `fn` in ms, after one warm-up call. */
+function timeMs(fn: () => void, rounds: number): number {
 	fn();
 	let best = Number.POSITIVE_INFINITY;
-	for (let i = 0; i < 3; i++) {
+	for (let i = 0; i < rounds; i++) {
 		const start = performance.now();
 		fn();
 		best = Math.min(best, performance.now() - start);
@@ -80,15 +80,20 @@ function nodeChunks(data: Uint8Array, chunkSize: number): Uint8Array {
 	return out;
 }
 
-/** Measures both engines on small instances of each shape (~2 ms, plus the Wasm core's first load). */
-export function measureEngines(): EngineCalibration {
+/**
+ * Measures both engines on small instances of each shape, best of `rounds` timings each (~10 ms at
+ * the default 3, plus the Wasm core's first load; the per-machine cache measures with more rounds,
+ * once, so a busy moment is less likely to pick the wrong engine for a month).
+ */
+export function measureEngines(rounds = 3): EngineCalibration {
+	const time = (fn: () => void) => timeMs(fn, rounds);
 	const data = deterministicBytes(256 * 1024, 0x2545f491);
 	const quarter = data.subarray(0, 64 * 1024);
 	const mbps = (bytes: number, ms: number) => bytes / 1e3 / ms;
-	const streamNode = timeMs(() => createHash("sha256").update(quarter).digest());
-	const streamWasm = timeMs(() => new WasmSha256().update(quarter).digest());
-	const chunksNode = timeMs(() => nodeChunks(data, 64 * 1024));
-	const chunksWasm = timeMs(() => wasmChunks(data, 64 * 1024));
+	const streamNode = time(() => createHash("sha256").update(quarter).digest());
+	const streamWasm = time(() => new WasmSha256().update(quarter).digest());
+	const chunksNode = time(() => nodeChunks(data, 64 * 1024));
+	const chunksWasm = time(() => wasmChunks(data, 64 * 1024));
 	const costModel = (small: number, large: number): BatchCost => {
 		// 512 messages of 64 B and 64 messages of 4 KiB: solve t = n * perCall + bytes * perByte.
 		const perByte = Math.max(0, (large - small * (64 / 512)) / (64 * 4096 - 64 * 64));
@@ -98,12 +103,12 @@ export function measureEngines(): EngineCalibration {
 	const mid = Array.from({ length: 64 }, (_, i) => data.subarray(i * 4096, i * 4096 + 4096));
 	const many = {
 		node: costModel(
-			timeMs(() => tiny.map(nodeDigest)),
-			timeMs(() => mid.map(nodeDigest)),
+			time(() => tiny.map(nodeDigest)),
+			time(() => mid.map(nodeDigest)),
 		),
 		wasm: costModel(
-			timeMs(() => wasmMany(tiny)),
-			timeMs(() => wasmMany(mid)),
+			time(() => wasmMany(tiny)),
+			time(() => wasmMany(mid)),
 		),
 	};
 	return {

@@ -17,6 +17,9 @@ import {
 import type { BlobEntry, Scan } from "./scan.ts";
 import type { Task } from "./tasks.ts";
 
+/** Batches hashed across the Wasm lanes hold at most this many bytes (1 MiB). */
+export const WASM_BATCH_BYTES = 1024 * 1024;
+
 /** A task and what it verifies: `first` is the first chunk index of a chunks task, -1 for a whole-file task. */
 export interface Planned {
 	task: Task;
@@ -67,10 +70,12 @@ export function planChunks(blobs: BlobEntry[], chunksPerTask: number | undefined
 function batches(untreed: BlobEntry[], mean: number, o: PlanOptions): Planned[] {
 	const maxBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
 	const maxBlobs = o.batchBlobs ?? DEFAULT_BATCH_BLOBS;
-	const per = Math.max(1, Math.min(maxBlobs, Math.floor(maxBytes / Math.max(mean, 1))));
+	const perFor = (bytes: number) => Math.max(1, Math.min(maxBlobs, Math.floor(bytes / Math.max(mean, 1))));
 	const out: Planned[] = [];
 	if (untreed.length === 0) return out;
-	const engine = o.engines.many(per, Math.round(per * mean));
+	const engine = o.engines.many(perFor(maxBytes), Math.round(perFor(maxBytes) * mean));
+	// The Wasm lanes copy a batch into the core's memory: smaller batches keep that memory small.
+	const per = perFor(engine === "wasm" ? Math.min(maxBytes, WASM_BATCH_BYTES) : maxBytes);
 	const streamEngine = o.engines.stream();
 	for (let i = 0; i < untreed.length; i += per) {
 		const group = untreed.slice(i, i + per);
