@@ -43,6 +43,7 @@ export {
 	DEFAULT_TREE_MIN_BYTES,
 	DEFAULT_WORKERS,
 	type EngineName,
+	FILE_COST_BYTES,
 	HASH_FILE_READ_SIZE,
 	type HashFileOptions,
 	type ReadRangeOptions,
@@ -71,7 +72,7 @@ export {
 	readAt,
 } from "./safe-open.ts";
 export { checkedOpenAsync, readAtAsync } from "./safe-open-async.ts";
-export { MAX_SIDECAR_BYTES } from "./scan.ts";
+export { DigestList, MAX_SIDECAR_BYTES } from "./scan.ts";
 export { type IssueKind, NotAStoreError, type StoreIssue, type VerifyStoreResult, verifyStore } from "./store.ts";
 export type { FileFailure, Task, TaskResult } from "./tasks.ts";
 export { DEFAULT_TEMP_MAX_AGE_MS, processAlive, type SweepResult, sweepStaleTemp } from "./tmp-sweep.ts";

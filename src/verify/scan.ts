@@ -1,14 +1,16 @@
 // The directory scan of verifyStore: list sha256/ and its fan-out folders without following any
 // symlink (readdir entry types are lstat's answer), classify every name, and read the chunk-tree
-// sidecars (checked and bounded: safe-open.ts). Blobs are not stat'ed one by one here (that costs
-// more than a tenth of a whole verification): a blob's size comes from its sidecar, or from fstat
-// when a task opens it. For the decision to start workers and for progress, the bytes of blobs
-// without a sidecar are estimated from an lstat of an evenly spread sample. Synchronous (a few
-// milliseconds for thousands of blobs). Does its own file I/O.
+// sidecars (checked and bounded: safe-open.ts). Memory stays small whatever the number of blobs:
+// a blob without a sidecar is kept as its 32-byte digest only (DigestList; its path is rebuilt from
+// it), and only the few blobs with a sidecar get an entry object. Blobs are not stat'ed one by one
+// (that costs more than a tenth of a whole verification): a blob's size comes from its sidecar, or
+// from fstat when a task opens it; for the decision to start workers and for progress, the bytes of
+// blobs without a sidecar are estimated from an lstat of an evenly spread sample. Synchronous (a
+// few milliseconds for thousands of blobs). Does its own file I/O.
 
 import { type Dirent, lstatSync, readdirSync } from "node:fs";
-import { join, sep } from "node:path";
-import { BLOBS_DIR, blobRelPath, classifyEntryName, isFanoutName } from "./layout.ts";
+import { join } from "node:path";
+import { BLOBS_DIR, blobRelPath, classifyEntryName, isFanoutName, toHex } from "./layout.ts";
 import { FileRefusedError, readSmallFile } from "./safe-open.ts";
 import { type ChunkTree, decodeTree, TreeFormatError } from "./tree.ts";
 
@@ -26,7 +28,7 @@ export interface StoreIssue {
 	badChunks?: number[];
 }
 
-/** A blob found by the scan. */
+/** A blob with a chunk-tree sidecar (or, while scanning, one whose sidecar is still to be read). */
 export interface BlobEntry {
 	digest: string;
 	rel: string;
@@ -39,12 +41,35 @@ export interface BlobEntry {
 	failed: boolean;
 }
 
+/** Digests (32 bytes each) in a growing buffer: a blob without a sidecar costs 32 bytes of memory. */
+export class DigestList {
+	bytes = new Uint8Array(32 * 256);
+	count = 0;
+	push(hex: string): void {
+		if ((this.count + 1) * 32 > this.bytes.length) {
+			const next = new Uint8Array(this.bytes.length * 2);
+			next.set(this.bytes);
+			this.bytes = next;
+		}
+		this.bytes.set(Buffer.from(hex, "hex"), this.count * 32);
+		this.count++;
+	}
+	hex(i: number): string {
+		return toHex(this.bytes.subarray(i * 32, i * 32 + 32));
+	}
+}
+
 export interface Scan {
-	blobs: Map<string, BlobEntry>;
+	/** `<dir>/sha256/`: a blob's path is this + `<2 hex>/<64 hex>`. */
+	prefix: string;
+	/** Blobs with a usable sidecar. */
+	trees: BlobEntry[];
+	/** Blobs without one (or whose sidecar is damaged: they are verified whole). */
+	plain: DigestList;
 	issues: StoreIssue[];
-	/** Mean size of the blobs without a sidecar, from a sample (0 when there are none). */
-	meanUntreed: number;
-	/** Sidecar-recorded bytes plus the estimate for blobs without a sidecar. */
+	/** Mean size of the blobs in `plain`, from a sample (0 when there are none). */
+	meanPlain: number;
+	/** Sidecar-recorded bytes plus the estimate for the plain blobs. */
 	estimatedBytes: number;
 }
 
@@ -54,92 +79,88 @@ export const SIZE_SAMPLE = 32;
 /** Sidecars larger than this (64 MiB: a 2 TiB blob at 1 MiB chunks) are refused unread. */
 export const MAX_SIDECAR_BYTES = 64 * 1024 * 1024;
 
-interface Listing {
-	blobs: { fanout: string; name: string; digest: string }[];
-	trees: Map<string, string>; // digest -> sidecar rel path
+/** The path of a blob under the scan's prefix (`/` works as a separator everywhere Node runs). */
+export function plainPath(prefix: string, digest: string): string {
+	return `${prefix}${digest.slice(0, 2)}/${digest}`;
 }
 
-function list(dir: string, issues: StoreIssue[]): Listing {
-	const out: Listing = { blobs: [], trees: new Map() };
-	for (const entry of readdirSync(join(dir, BLOBS_DIR), { withFileTypes: true })) {
-		const rel = `${BLOBS_DIR}/${entry.name}`;
-		if (entry.isSymbolicLink()) issues.push({ kind: "refused", path: rel, detail: "symlink (not followed)" });
-		else if (entry.isDirectory() && isFanoutName(entry.name)) listFanout(dir, entry.name, out, issues);
-		else
-			issues.push({ kind: "stray", path: rel, detail: entry.isDirectory() ? "unexpected folder" : "unexpected file" });
-	}
-	return out;
-}
-
-function listFanout(dir: string, fanout: string, out: Listing, issues: StoreIssue[]): void {
+function listFanout(dir: string, fanout: string, scan: Scan, expected: Set<string>): void {
 	const relDir = `${BLOBS_DIR}/${fanout}`;
 	let entries: Dirent[];
 	try {
 		entries = readdirSync(join(dir, relDir), { withFileTypes: true });
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code ?? String(error);
-		issues.push({ kind: "unreadable", path: relDir, detail: `cannot list folder (${code})` });
+		scan.issues.push({ kind: "unreadable", path: relDir, detail: `cannot list folder (${code})` });
 		return;
 	}
+	const sidecars = new Set<string>();
+	const blobs: string[] = [];
 	for (const entry of entries) {
 		const rel = `${relDir}/${entry.name}`;
-		if (entry.isSymbolicLink()) {
-			issues.push({ kind: "refused", path: rel, detail: "symlink (not followed)" });
-			continue;
+		if (entry.isSymbolicLink()) scan.issues.push({ kind: "refused", path: rel, detail: "symlink (not followed)" });
+		else if (!entry.isFile())
+			scan.issues.push({
+				kind: "stray",
+				path: rel,
+				detail: entry.isDirectory() ? "unexpected folder" : "not a regular file",
+			});
+		else {
+			const name = classifyEntryName(fanout, entry.name);
+			if (name.kind === "invalid")
+				scan.issues.push({ kind: "misnamed", path: rel, detail: "file name is not a SHA-256 digest" });
+			else if (name.kind === "misplaced") {
+				const detail = `belongs in ${BLOBS_DIR}/${name.digest.slice(0, 2)}/`;
+				scan.issues.push({ kind: "misnamed", path: rel, digest: name.digest, detail });
+			} else if (name.kind === "tree") sidecars.add(name.digest);
+			else blobs.push(name.digest);
 		}
-		if (!entry.isFile()) {
-			const detail = entry.isDirectory() ? "unexpected folder" : "not a regular file";
-			issues.push({ kind: "stray", path: rel, detail });
-			continue;
-		}
-		const name = classifyEntryName(fanout, entry.name);
-		if (name.kind === "invalid") {
-			issues.push({ kind: "misnamed", path: rel, detail: "file name is not a SHA-256 digest" });
-		} else if (name.kind === "misplaced") {
-			const detail = `belongs in ${BLOBS_DIR}/${name.digest.slice(0, 2)}/`;
-			issues.push({ kind: "misnamed", path: rel, digest: name.digest, detail });
-		} else if (name.kind === "tree") out.trees.set(name.digest, rel);
-		else out.blobs.push({ fanout, name: entry.name, digest: name.digest });
+	}
+	for (const digest of blobs) {
+		expected.delete(digest);
+		if (!sidecars.delete(digest)) scan.plain.push(digest);
+		else attachTree(dir, digest, scan);
+	}
+	for (const digest of sidecars) {
+		const detail = `blob absent, but its sidecar ${blobRelPath(digest)}.tree exists`;
+		scan.issues.push({ kind: "missing", path: blobRelPath(digest), digest, detail });
 	}
 }
 
-function readSidecar(abs: string): ChunkTree {
-	return decodeTree(readSmallFile(abs, MAX_SIDECAR_BYTES));
-}
-
-/** Reads the sidecars of the blobs that have one; a damaged sidecar is an issue (its blob is then verified whole). */
-function attachTrees(dir: string, listing: Listing, blobs: Map<string, BlobEntry>, issues: StoreIssue[]): void {
-	for (const [digest, rel] of listing.trees) {
-		const blob = blobs.get(digest);
-		if (!blob) {
-			const detail = `blob absent, but its sidecar ${rel} exists`;
-			issues.push({ kind: "missing", path: blobRelPath(digest), digest, detail });
-			continue;
-		}
-		try {
-			const tree = readSidecar(join(dir, rel));
-			if (tree.blobDigest !== digest) throw new TreeFormatError(`sidecar describes ${tree.blobDigest}`);
-			blob.tree = tree;
-		} catch (error) {
-			const detail =
-				error instanceof TreeFormatError
-					? error.message
-					: error instanceof FileRefusedError
-						? `sidecar ${error.detail}`
-						: `cannot read sidecar (${(error as NodeJS.ErrnoException).code ?? error})`;
-			issues.push({ kind: "corrupt", path: rel, digest, detail: `${detail}; blob verified whole instead` });
-		}
+/** Reads a blob's sidecar; a damaged one is an issue, and the blob is then verified whole. */
+function attachTree(dir: string, digest: string, scan: Scan): void {
+	const rel = blobRelPath(digest);
+	try {
+		const tree = decodeTree(readSmallFile(join(dir, `${rel}.tree`), MAX_SIDECAR_BYTES));
+		if (tree.blobDigest !== digest) throw new TreeFormatError(`sidecar describes ${tree.blobDigest}`);
+		const entry = { digest, rel, abs: plainPath(scan.prefix, digest), size: -1, tree, pending: 0, failed: false };
+		scan.trees.push(entry);
+	} catch (error) {
+		const detail =
+			error instanceof TreeFormatError
+				? error.message
+				: error instanceof FileRefusedError
+					? `sidecar ${error.detail}`
+					: `cannot read sidecar (${(error as NodeJS.ErrnoException).code ?? error})`;
+		scan.issues.push({
+			kind: "corrupt",
+			path: `${rel}.tree`,
+			digest,
+			detail: `${detail}; blob verified whole instead`,
+		});
+		scan.plain.push(digest);
 	}
 }
 
-/** Mean size of an evenly spread sample of `blobs` (lstat, never following links; failures skipped). */
-function sampleMean(blobs: BlobEntry[]): number {
-	if (blobs.length === 0) return 0;
-	const step = Math.max(1, Math.floor(blobs.length / SIZE_SAMPLE));
+/** Mean size of an evenly spread sample of the plain blobs (lstat, never following links; failures skipped). */
+function sampleMean(scan: Scan): number {
+	const n = scan.plain.count;
+	if (n === 0) return 0;
+	const step = Math.max(1, Math.floor(n / SIZE_SAMPLE));
 	let bytes = 0;
 	let seen = 0;
-	for (let i = 0; i < blobs.length && seen < SIZE_SAMPLE; i += step) {
-		const st = lstatSync((blobs[i] as BlobEntry).abs, { throwIfNoEntry: false });
+	for (let i = 0; i < n && seen < SIZE_SAMPLE; i += step) {
+		const st = lstatSync(plainPath(scan.prefix, scan.plain.hex(i)), { throwIfNoEntry: false });
 		if (!st?.isFile()) continue;
 		bytes += st.size;
 		seen++;
@@ -148,29 +169,38 @@ function sampleMean(blobs: BlobEntry[]): number {
 }
 
 /**
- * Scans the store at `dir` (sha256/ must be a real directory; the caller checks). `onEstimate` is
- * called once, with the estimated total bytes, before the scan returns: as soon as the sidecars are
- * read and the sample taken, so the caller can start its workers while it plans.
+ * Scans the store at `dir` (sha256/ must be a real directory; the caller checks). Digests in
+ * `expected` that are found are removed from it (what is left is missing). `onEstimate` is called
+ * once, with the estimated total bytes and blob count, as soon as the sidecars are read and the
+ * sample taken, so the caller can start its workers while it plans.
  */
-export function scanStore(dir: string, onEstimate?: (bytes: number) => void): Scan {
-	const issues: StoreIssue[] = [];
-	const listing = list(dir, issues);
-	const blobs = new Map<string, BlobEntry>();
-	const root = dir.endsWith(sep) ? dir : `${dir}${sep}`;
-	for (const { fanout, name, digest } of listing.blobs) {
-		const rel = `${BLOBS_DIR}/${fanout}/${name}`;
-		const abs = `${root}${BLOBS_DIR}${sep}${fanout}${sep}${name}`;
-		blobs.set(digest, { digest, rel, abs, size: -1, tree: undefined, pending: 0, failed: false });
+export function scanStore(
+	dir: string,
+	expected: Set<string>,
+	onEstimate?: (bytes: number, blobs: number) => void,
+): Scan {
+	const scan: Scan = {
+		prefix: `${join(dir, BLOBS_DIR)}/`,
+		trees: [],
+		plain: new DigestList(),
+		issues: [],
+		meanPlain: 0,
+		estimatedBytes: 0,
+	};
+	for (const entry of readdirSync(join(dir, BLOBS_DIR), { withFileTypes: true })) {
+		const rel = `${BLOBS_DIR}/${entry.name}`;
+		if (entry.isSymbolicLink()) scan.issues.push({ kind: "refused", path: rel, detail: "symlink (not followed)" });
+		else if (entry.isDirectory() && isFanoutName(entry.name)) listFanout(dir, entry.name, scan, expected);
+		else
+			scan.issues.push({
+				kind: "stray",
+				path: rel,
+				detail: entry.isDirectory() ? "unexpected folder" : "unexpected file",
+			});
 	}
-	attachTrees(dir, listing, blobs, issues);
-	let treed = 0;
-	const untreed: BlobEntry[] = [];
-	for (const blob of blobs.values()) {
-		if (blob.tree) treed += blob.tree.blobSize;
-		else untreed.push(blob);
-	}
-	const meanUntreed = sampleMean(untreed);
-	const estimatedBytes = treed + Math.round(meanUntreed * untreed.length);
-	onEstimate?.(estimatedBytes);
-	return { blobs, issues, meanUntreed, estimatedBytes };
+	scan.meanPlain = sampleMean(scan);
+	const treed = scan.trees.reduce((n, b) => n + (b.tree?.blobSize ?? 0), 0);
+	scan.estimatedBytes = treed + Math.round(scan.meanPlain * scan.plain.count);
+	onEstimate?.(scan.estimatedBytes, scan.trees.length + scan.plain.count);
+	return scan;
 }

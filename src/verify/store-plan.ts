@@ -1,9 +1,9 @@
 // The plan of a store verification: which tasks hash which blobs, against what. Blobs with a chunk
 // tree (their size known from the sidecar) are streamed whole against their names, and in
 // "tree"/"full" mode also (or instead) split into chunk ranges checked against the sidecar. Blobs
-// without one go in batches sized from the scan's sampled mean (engine chosen per batch; a file that
-// turns out large is streamed by the task). Tasks are ordered largest first, batches last, so the
-// threads that claim them in turn finish together. Pure: works on the scan's entries.
+// without one go in batches of digests sized from the scan's sampled mean (engine chosen per batch;
+// a file that turns out large is streamed by the task). Tasks are ordered largest first, batches
+// last, so the threads that claim them in turn finish together. Pure: works on the scan's results.
 
 import type { ConcreteEngine } from "./engines.ts";
 import {
@@ -14,13 +14,17 @@ import {
 	DEFAULT_TREE_MIN_BYTES,
 	type VerifyMode,
 } from "./options.ts";
-import type { BlobEntry, Scan } from "./scan.ts";
+import type { BlobEntry, DigestList, Scan } from "./scan.ts";
 import type { Task } from "./tasks.ts";
 
 /** Batches hashed across the Wasm lanes hold at most this many bytes (1 MiB). */
 export const WASM_BATCH_BYTES = 1024 * 1024;
 
-/** A task and what it verifies: `first` is the first chunk index of a chunks task, -1 for a whole-file task. */
+/**
+ * A task and what it verifies: `blobs` the sidecar blobs of a file or chunks task (`first` is the
+ * first chunk index of a chunks task, -1 for a whole-file task); a batch names its blobs by digest.
+ * `bytes` is what the task is planned to read (estimated for batches).
+ */
 export interface Planned {
 	task: Task;
 	blobs: BlobEntry[];
@@ -67,27 +71,28 @@ export function planChunks(blobs: BlobEntry[], chunksPerTask: number | undefined
 	return out;
 }
 
-function batches(untreed: BlobEntry[], mean: number, o: PlanOptions): Planned[] {
+function batches(plain: DigestList, prefix: string, mean: number, o: PlanOptions): Planned[] {
 	const maxBytes = o.batchBytes ?? DEFAULT_BATCH_BYTES;
 	const maxBlobs = o.batchBlobs ?? DEFAULT_BATCH_BLOBS;
 	const perFor = (bytes: number) => Math.max(1, Math.min(maxBlobs, Math.floor(bytes / Math.max(mean, 1))));
 	const out: Planned[] = [];
-	if (untreed.length === 0) return out;
+	if (plain.count === 0) return out;
 	const engine = o.engines.many(perFor(maxBytes), Math.round(perFor(maxBytes) * mean));
 	// The Wasm lanes copy a batch into the core's memory: smaller batches keep that memory small.
 	const per = perFor(engine === "wasm" ? Math.min(maxBytes, WASM_BATCH_BYTES) : maxBytes);
 	const streamEngine = o.engines.stream();
-	for (let i = 0; i < untreed.length; i += per) {
-		const group = untreed.slice(i, i + per);
+	for (let i = 0; i < plain.count; i += per) {
+		const n = Math.min(per, plain.count - i);
 		const task: Task = {
 			kind: "batch",
-			paths: group.map((b) => b.abs),
+			prefix,
+			digests: plain.bytes.slice(i * 32, (i + n) * 32), // a copy: a posted view would carry its whole buffer
 			maxBuffered: DEFAULT_TREE_MIN_BYTES,
 			engine,
 			streamEngine,
 			readSize: DEFAULT_READ_SIZE,
 		};
-		out.push({ task, blobs: group, first: -1, bytes: Math.round(group.length * mean) });
+		out.push({ task, blobs: [], first: -1, bytes: Math.round(n * mean) });
 	}
 	return out;
 }
@@ -95,15 +100,9 @@ function batches(untreed: BlobEntry[], mean: number, o: PlanOptions): Planned[] 
 /** Plans the hashing of every scanned blob. */
 export function planStore(found: Scan, mode: VerifyMode, o: PlanOptions): Planned[] {
 	const big: Planned[] = [];
-	const untreed: BlobEntry[] = [];
 	const chunked: BlobEntry[] = [];
-	for (const blob of found.blobs.values()) {
-		if (blob.failed) continue;
-		const tree = blob.tree;
-		if (!tree) {
-			untreed.push(blob);
-			continue;
-		}
+	for (const blob of found.trees) {
+		const tree = blob.tree as NonNullable<BlobEntry["tree"]>;
 		if (mode !== "name") chunked.push(blob);
 		if (mode === "tree") continue;
 		const task: Task = {
@@ -117,5 +116,5 @@ export function planStore(found: Scan, mode: VerifyMode, o: PlanOptions): Planne
 	}
 	if (chunked.length > 0) big.push(...planChunks(chunked, o.chunksPerTask, o.engines.chunks()));
 	big.sort((a, b) => b.bytes - a.bytes);
-	return [...big, ...batches(untreed, found.meanUntreed, o)];
+	return [...big, ...batches(found.plain, found.prefix, found.meanPlain, o)];
 }

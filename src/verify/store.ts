@@ -11,6 +11,7 @@ import { BLOBS_DIR, blobRelPath, isDigestHex, toHex } from "./layout.ts";
 import {
 	DEFAULT_MIN_PARALLEL_BYTES,
 	DEFAULT_WORKERS,
+	FILE_COST_BYTES,
 	parseOptions,
 	type VerifyMode,
 	type VerifyProgress,
@@ -18,9 +19,9 @@ import {
 	verifyStoreShape,
 } from "./options.ts";
 import { sharedPool, type VerifyPool } from "./pool.ts";
-import { type BlobEntry, type IssueKind, type Scan, type StoreIssue, scanStore } from "./scan.ts";
+import { type BlobEntry, DigestList, type IssueKind, type Scan, type StoreIssue, scanStore } from "./scan.ts";
 import { type Planned, planChunks, planStore } from "./store-plan.ts";
-import type { FileFailure, TaskResult } from "./tasks.ts";
+import { batchCount, type FileFailure, type TaskResult } from "./tasks.ts";
 import { type ChunkTree, mismatchedChunks } from "./tree.ts";
 
 export type { IssueKind, StoreIssue } from "./scan.ts";
@@ -85,20 +86,21 @@ export async function verifyStore(dir: string, options?: VerifyStoreOptions): Pr
 	const mode = opts.mode ?? "name";
 	if (checkStoreDir(dir)) {
 		const issues: StoreIssue[] = [{ kind: "refused", path: BLOBS_DIR, detail: "symlink (not followed)" }];
-		return finish({ dir, mode, blobs: [], issues, workers: 0, tasks: { worker: 0, caller: 0 } }, started);
+		const found: Scan = { prefix: "", trees: [], plain: new DigestList(), issues, meanPlain: 0, estimatedBytes: 0 };
+		return finish({ dir, mode, found, plainBytes: 0, workers: 0, tasks: { worker: 0, caller: 0 } }, started);
 	}
 	for (const digest of opts.expected ?? [])
 		if (!isDigestHex(digest)) throw new TypeError(`verifyStore(): expected digest is not 64 lowercase hex: ${digest}`);
 	const workers = opts.workers ?? DEFAULT_WORKERS;
 	const minParallel = opts.minParallelBytes ?? envMinParallel() ?? DEFAULT_MIN_PARALLEL_BYTES;
 	let pool: VerifyPool | undefined;
-	const found = scanStore(dir, (estimate) => {
-		if (workers > 0 && estimate >= minParallel) pool = sharedPool(workers);
+	const missing = new Set(opts.expected ?? []);
+	const found = scanStore(dir, missing, (bytes, blobs) => {
+		if (workers > 0 && bytes + blobs * FILE_COST_BYTES >= minParallel) pool = sharedPool(workers);
 	});
 	pool ??= sharedPool(0);
-	for (const digest of opts.expected ?? [])
-		if (!found.blobs.has(digest))
-			found.issues.push({ kind: "missing", path: blobRelPath(digest), digest, detail: "referenced but absent" });
+	for (const digest of missing)
+		found.issues.push({ kind: "missing", path: blobRelPath(digest), digest, detail: "referenced but absent" });
 	const engine = opts.engine ?? "auto";
 	const planned = planStore(found, mode, {
 		chunksPerTask: opts.chunksPerTask,
@@ -120,14 +122,16 @@ export async function verifyStore(dir: string, options?: VerifyStoreOptions): Pr
 		await runPlanned(pool, chunks, found.issues, progress, tally);
 		for (const blob of relocate) explainNameFailure(blob, found.issues);
 	}
-	const blobs = [...found.blobs.values()];
-	return finish({ dir, mode, blobs, issues: found.issues, workers: pool.size, tasks: tally }, started);
+	const r = { dir, mode, found, plainBytes: progress.plainBytes(), workers: pool.size, tasks: tally };
+	return finish(r, started);
 }
 
 interface Progress {
 	done(p: Planned, result: TaskResult): void;
 	/** More work for blobs already counted (chunk tasks that locate damage): bytes only. */
 	extend(more: Planned[]): void;
+	/** Bytes the batches of plain blobs read. */
+	plainBytes(): number;
 }
 
 /**
@@ -135,7 +139,9 @@ interface Progress {
  * then with the bytes it actually read, so the total is exact by the last call.
  */
 function startProgress(found: Scan, planned: Planned[], onProgress?: (p: VerifyProgress) => void): Progress {
-	const state: VerifyProgress = { bytesDone: 0, bytesTotal: 0, blobsDone: 0, blobsTotal: found.blobs.size };
+	const blobsTotal = found.trees.length + found.plain.count;
+	const state: VerifyProgress = { bytesDone: 0, bytesTotal: 0, blobsDone: 0, blobsTotal };
+	let plain = 0;
 	const add = (list: Planned[]): void => {
 		for (const p of list) {
 			state.bytesTotal += p.bytes;
@@ -143,12 +149,16 @@ function startProgress(found: Scan, planned: Planned[], onProgress?: (p: VerifyP
 		}
 	};
 	add(planned);
-	for (const blob of found.blobs.values()) if (blob.pending === 0) state.blobsDone++;
+	for (const blob of found.trees) if (blob.pending === 0) state.blobsDone++;
 	onProgress?.({ ...state });
 	return {
 		done(p, result) {
 			state.bytesDone += result.bytesRead;
 			state.bytesTotal += result.bytesRead - p.bytes;
+			if (p.task.kind === "batch") {
+				state.blobsDone += batchCount(p.task);
+				plain += result.bytesRead;
+			}
 			for (const blob of p.blobs) if (--blob.pending === 0) state.blobsDone++;
 			onProgress?.({ ...state });
 		},
@@ -156,6 +166,7 @@ function startProgress(found: Scan, planned: Planned[], onProgress?: (p: VerifyP
 			state.blobsDone -= new Set(more.flatMap((p) => p.blobs)).size; // each comes back to 0 pending once
 			add(more);
 		},
+		plainBytes: () => plain,
 	};
 }
 
@@ -188,13 +199,24 @@ const NAME_MISMATCH = "content does not match its name (SHA-256 mismatch)";
 function judge(p: Planned, result: TaskResult, issues: StoreIssue[], relocate: BlobEntry[]): void {
 	const failures = new Map(result.failures);
 	if (p.task.kind === "batch") {
-		p.blobs.forEach((blob, i) => {
+		const named = p.task.digests as Uint8Array;
+		for (let i = 0; i < batchCount(p.task); i++) {
 			const failure = failures.get(i);
-			blob.size = failure?.size ?? result.sizes?.[i] ?? -1;
-			if (failure) reportFailure(blob, failure, issues);
-			else if (toHex(result.digests.subarray(i * 32, i * 32 + 32)) !== blob.digest)
-				report(blob, "corrupt", NAME_MISMATCH, issues);
-		});
+			const same =
+				!failure &&
+				Buffer.compare(named.subarray(i * 32, i * 32 + 32), result.digests.subarray(i * 32, i * 32 + 32)) === 0;
+			if (same) continue;
+			const digest = toHex(named.subarray(i * 32, i * 32 + 32));
+			const path = blobRelPath(digest);
+			if (failure)
+				issues.push({
+					kind: failure.reason === "changed" ? "corrupt" : failure.reason,
+					path,
+					digest,
+					detail: failure.message,
+				});
+			else issues.push({ kind: "corrupt", path, digest, detail: NAME_MISMATCH });
+		}
 		return;
 	}
 	const blob = p.blobs[0] as BlobEntry;
@@ -259,14 +281,14 @@ function finish(
 	r: {
 		dir: string;
 		mode: VerifyMode;
-		blobs: BlobEntry[];
-		issues: StoreIssue[];
+		found: Scan;
+		plainBytes: number;
 		workers: number;
 		tasks: { worker: number; caller: number };
 	},
 	started: number,
 ): VerifyStoreResult {
-	const issues = r.issues.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.kind < b.kind ? -1 : 1));
+	const issues = r.found.issues.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.kind < b.kind ? -1 : 1));
 	const counts: Record<IssueKind, number> = {
 		corrupt: 0,
 		missing: 0,
@@ -276,14 +298,15 @@ function finish(
 		unreadable: 0,
 	};
 	for (const issue of issues) counts[issue.kind]++;
-	const trees = r.blobs.filter((b) => b.tree && b.size === b.tree.blobSize);
+	const trees = r.found.trees.filter((b) => b.tree && b.size === b.tree.blobSize);
 	const sidecarOnly = r.mode === "tree" ? trees : [];
+	const treeBytes = r.found.trees.reduce((n, b) => n + Math.max(0, b.size), 0);
 	return {
 		ok: issues.length === 0,
 		dir: r.dir,
 		mode: r.mode,
-		blobs: r.blobs.length,
-		bytes: r.blobs.reduce((n, b) => n + Math.max(0, b.size), 0),
+		blobs: r.found.trees.length + r.found.plain.count,
+		bytes: treeBytes + r.plainBytes,
 		treeBlobs: r.mode === "name" ? 0 : trees.length,
 		notCheckedByName: { blobs: sidecarOnly.length, bytes: sidecarOnly.reduce((n, b) => n + Math.max(0, b.size), 0) },
 		issues,

@@ -26,16 +26,32 @@ export interface ChunksTask {
 /**
  * Whole-content digests of several small files (read whole, then digested one by one or across
  * lanes with `engine`). A file larger than `maxBuffered` is streamed instead, with `streamEngine`.
+ * The files are `paths`, or, compactly, the blobs named by `digests` (32 bytes each) under
+ * `prefix` (a store's `<dir>/sha256/`): `prefix + <2 hex>/<64 hex>`.
  */
 export interface BatchTask {
 	kind: "batch";
-	paths: string[];
+	paths?: string[];
+	prefix?: string;
+	digests?: Uint8Array;
 	/** The size each file must have, when known (a file of another size is refused unread). */
 	sizes?: number[];
 	maxBuffered: number;
 	engine: EngineName;
 	streamEngine: EngineName;
 	readSize: number;
+}
+
+/** How many files a batch names. */
+export function batchCount(task: BatchTask): number {
+	return task.paths ? task.paths.length : (task.digests?.length ?? 0) / 32;
+}
+
+/** The path of a batch's file `i`. */
+export function batchPath(task: BatchTask, i: number): string {
+	if (task.paths) return task.paths[i] as string;
+	const hex = Buffer.from((task.digests as Uint8Array).subarray(i * 32, i * 32 + 32)).toString("hex");
+	return `${task.prefix ?? ""}${hex.slice(0, 2)}/${hex}`;
 }
 
 /** Whole-content digest of one file, streamed (a large blob, or "name"/"full" mode). */
@@ -173,15 +189,16 @@ function streamFd(
 function runBatch(task: BatchTask, scratch: Scratch): TaskResult {
 	const failures: [number, FileFailure][] = [];
 	const pending: { index: number; start: number; length: number }[] = [];
-	const digests = new Uint8Array(task.paths.length * 32);
-	const sizes = new Array<number>(task.paths.length).fill(-1);
+	const count = batchCount(task);
+	const digests = new Uint8Array(count * 32);
+	const sizes = new Array<number>(count).fill(-1);
 	const eager = task.engine === "node";
 	let used = 0;
 	let total = 0;
-	for (let i = 0; i < task.paths.length; i++) {
+	for (let i = 0; i < count; i++) {
 		let fd = -1;
 		try {
-			const opened = openListed(task.paths[i] as string, { expectedSize: task.sizes?.[i] });
+			const opened = openListed(batchPath(task, i), { expectedSize: task.sizes?.[i] });
 			fd = opened.fd;
 			if (opened.size > task.maxBuffered) {
 				const streamed = streamFd(fd, task.streamEngine, task.readSize, scratch);
