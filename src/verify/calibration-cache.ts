@@ -1,6 +1,6 @@
 // The per-machine cache of the engine calibration, so a fresh process (`pi-fold verify`, `hash`)
 // chooses its engines without measuring (~20 ms and a Wasm load on its critical path). The first
-// process with a given key measures and writes `<cache dir>/engines-v1-<16 hex of the key>.json`
+// process with a given key measures and writes `<cache dir>/engines-v2-<16 hex of the key>.json`
 // (0600, atomically); later ones read it. The key holds everything the choice depends on: the cache
 // format, the Wasm core's build, Node and OpenSSL versions, platform, CPU model and feature flags,
 // and the OPENSSL_ia32cap / PI_FOLD_WASM settings (masking SHA-NI gives another file). An entry older
@@ -21,7 +21,7 @@ import { type EngineCalibration, measureEngines, setCalibrationProvider } from "
 import { readSmallFile } from "./safe-open.ts";
 
 /** Format of the cache file; bump when EngineCalibration changes shape or meaning. */
-export const CALIBRATION_CACHE_VERSION = 1;
+export const CALIBRATION_CACHE_VERSION = 2;
 /** Timings per measurement when the result is cached (best of 9: ~30 ms, once per machine and key). */
 const CACHED_ROUNDS = 9;
 /** A cached calibration older than this (30 days) is measured again. */

@@ -112,8 +112,8 @@ export function measureEngines(rounds = 3): EngineCalibration {
 		),
 	};
 	return {
-		stream: streamWasm < streamNode ? "wasm" : "node",
-		chunks: chunksWasm < chunksNode ? "wasm" : "node",
+		stream: streamWasm < WASM_MARGIN * streamNode ? "wasm" : "node",
+		chunks: chunksWasm < WASM_MARGIN * chunksNode ? "wasm" : "node",
 		many,
 		measured: {
 			streamNode: mbps(quarter.length, streamNode),
@@ -123,6 +123,13 @@ export function measureEngines(rounds = 3): EngineCalibration {
 		},
 	};
 }
+
+/**
+ * The Wasm core is chosen only when it is clearly faster (at most 85% of node:crypto's time): it
+ * costs what the throughput numbers do not show (its load, ~13 MB per thread that uses it), and a
+ * near tie decided by noise would otherwise flip between runs.
+ */
+export const WASM_MARGIN = 0.85;
 
 let calibration: EngineCalibration | undefined;
 let provider: () => EngineCalibration = measureEngines;
@@ -162,7 +169,8 @@ export function chunksEngine(engine?: EngineName, chunks = 4): ConcreteEngine {
 export function manyEngine(engine: EngineName | undefined, count: number, bytes: number): ConcreteEngine {
 	if (engine === "node" || engine === "wasm") return engine;
 	const { node, wasm } = engineCalibration().many;
-	return count * wasm.perCall + bytes * wasm.perByte < count * node.perCall + bytes * node.perByte ? "wasm" : "node";
+	const wasmMs = count * wasm.perCall + bytes * wasm.perByte;
+	return wasmMs < WASM_MARGIN * (count * node.perCall + bytes * node.perByte) ? "wasm" : "node";
 }
 
 /** One-shot digest of one message. */

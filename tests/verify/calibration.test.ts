@@ -14,7 +14,7 @@ describe("the per-machine engine calibration cache", () => {
 		const dir = join(tempDir(), "cache");
 		const first = cachedEngineCalibration({ dir, env: {} });
 		expect(first.source).toBe("measured");
-		expect(readdirSync(dir)).toEqual([expect.stringMatching(/^engines-v1-[0-9a-f]{16}\.json$/)]);
+		expect(readdirSync(dir)).toEqual([expect.stringMatching(/^engines-v2-[0-9a-f]{16}\.json$/)]);
 		expect(statSync(first.path as string).mode & 0o777).toBe(0o600);
 		const second = cachedEngineCalibration({ dir, env: {} });
 		expect(second).toEqual({ ...first, source: "cache" });
