@@ -9,7 +9,7 @@
 // itself stays at a few MiB of data (data.ts writes in 4 MiB pieces). Does its own I/O.
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type MachineInfo, machineInfo, median, Prng } from "../data.ts";
@@ -73,6 +73,8 @@ export interface CliPass {
 
 export interface CliBenchResult {
 	machine: MachineInfo;
+	/** 1-minute load average when the timed runs started and when they ended (other work on the machine). */
+	load: { start: number; end: number };
 	cli: string;
 	options: { storeMiB: number; fileMiB: number; repeats: number; blobs: number };
 	passes: CliPass[];
@@ -312,8 +314,10 @@ export async function runCliBench(options: CliBenchOptions = {}): Promise<CliBen
 		let done = 0;
 		const tick = (what: string) => options.progress?.(++done / (perPass * passes.length), what);
 		const env = { PI_FOLD_CACHE_DIR: join(root, "cache") };
+		const start = loadavg()[0] ?? 0;
 		const results = passes.map(([name, extra]) => runPass(s, name, { ...env, ...extra }, tick));
-		return { machine: machineInfo(), cli: o.cliBin, options: { ...o, blobs: s.paths.length }, passes: results };
+		const load = { start, end: loadavg()[0] ?? 0 };
+		return { machine: machineInfo(), load, cli: o.cliBin, options: { ...o, blobs: s.paths.length }, passes: results };
 	} finally {
 		process.off("SIGINT", onSignal);
 		process.off("SIGTERM", onSignal);

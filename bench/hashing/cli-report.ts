@@ -40,6 +40,7 @@ export function renderCliTable(r: CliBenchResult): string {
 	const m = r.machine;
 	const head = [
 		`Node ${m.node} (OpenSSL ${m.openssl}), ${m.cpu} x${m.cores}, ${m.platform}, ${m.date}`,
+		`load average (1 min) ${r.load.start.toFixed(2)} when the timed runs started, ${r.load.end.toFixed(2)} at the end`,
 		`fresh processes, median of ${r.options.repeats} interleaved runs each after a checked warm-up`,
 		`CLI: ${r.cli}`,
 		"ratio = peer time / pi-fold time",
