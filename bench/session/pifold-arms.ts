@@ -4,16 +4,16 @@
 // and in what the scripted agent does with the tool. Also reads each run's fold measures back from the session.
 
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
-import type { PiFoldOptions } from "../../src/pi/options.ts";
-import { registerPiFold } from "../../src/pi/register.ts";
-import type { FoldRuntime } from "../../src/pi/runtime.ts";
+import type { PiFoldOptions } from "../../src/options/index.ts";
+import { type PiFold, registerPiFold } from "../../src/pi/index.ts";
+import { replay } from "../../src/state/index.ts";
 import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arms.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
 import { pifoldTotalWindow } from "./options.ts";
 import { addPeekedReads, briefRoute, handIn, peekRoute, recoverFromFolds } from "./pifold-policy.ts";
 import { textOf } from "./window.ts";
 
-const runtimes = new WeakMap<ArmEnv, FoldRuntime>();
+const runtimes = new WeakMap<ArmEnv, PiFold>();
 
 function withPiFold(options: PiFoldOptions): (env: ArmEnv) => ReturnType<NonNullable<ArmDefinition["extensions"]>> {
 	return (env) => [
@@ -25,7 +25,7 @@ function withPiFold(options: PiFoldOptions): (env: ArmEnv) => ReturnType<NonNull
 
 /** Fold measures of one finished run, read from the session's entries and pi-fold's runtime. */
 export function foldMetrics(session: AgentSession, env: ArmEnv): FoldMetrics {
-	const runtime = runtimes.get(env);
+	const runtime = runtimes.get(env)?.runtime;
 	const decisionType = runtime?.names.decisionEntryType ?? "pi-fold:decision";
 	let commits = 0;
 	let agentMarks = 0;
@@ -63,16 +63,19 @@ export function foldMetrics(session: AgentSession, env: ArmEnv): FoldMetrics {
 		} else if (args?.action === "expand") expands++;
 		else if (args?.action === "fold") foldCalls++;
 	}
-	const state = runtime?.sync({ sessionManager: session.sessionManager });
-	const folds = [...(state?.folds.values() ?? [])];
-	const counts = runtime?.observer.counts();
+	const records = session.sessionManager
+		.getBranch()
+		.flatMap((e) => (e.type === "custom" && e.customType === decisionType ? [{ entryId: e.id, data: e.data }] : []));
+	const state = replay(records);
+	const folds = [...state.folds.values()];
+	const counts = runtime?.telemetry.view().counters;
 	return {
 		commits,
 		folds: folds.length,
 		agentFolds: folds.filter((f) => f.origin === "agent").length,
 		ladderFolds: folds.filter((f) => f.origin === "ladder").length,
 		modelBriefs: folds.filter((f) => (f as { briefSource?: string }).briefSource === "model").length,
-		pendingMarks: state?.pendingMarks.size ?? 0,
+		pendingMarks: state.pendingMarks.size,
 		agentMarks,
 		topUpMarks,
 		foldCalls,

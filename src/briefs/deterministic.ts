@@ -4,7 +4,7 @@
 // "deterministic"` ever uses. Pure.
 
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
-import { toolCallsOf } from "../transcript/index.ts";
+import { contentText, toolCallsOf } from "../transcript/index.ts";
 
 /** Longest brief pi-fold stores or shows, agent-written or generated. */
 export const BRIEF_MAX_CHARS = 1_200;
@@ -14,15 +14,7 @@ const EXCERPT_CHARS = 240;
 const MAX_TARGETS = 12;
 
 function textOf(message: TranscriptMessage): string {
-	const content = message.content;
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.map((block: unknown) => {
-			const b = block as { type?: unknown; text?: unknown };
-			return b.type === "text" && typeof b.text === "string" ? b.text : "";
-		})
-		.join(" ");
+	return contentText(message.content);
 }
 
 function excerpt(text: string, limit = EXCERPT_CHARS): string {

@@ -1,31 +1,16 @@
-// Reads the active branch into the plain data the pure layers take: the transcript (context-producing
-// entries in branch order with their ORIGINAL, unedited messages), pi-fold's decision records, and
-// the context edits in force (latest per target), telling pi-fold's own edits from foreign ones.
-// Reads Pi's session manager; writes nothing.
+// Reads Pi's active branch into the plain data the runtime takes (src/policy `BranchView`): the
+// transcript (context-producing entries in branch order with their ORIGINAL, unedited messages),
+// pi-fold's decision records, and the context edits in force (latest per target), telling pi-fold's
+// own edits from foreign ones. Reads Pi's session manager; writes nothing.
 
 import type { ExtensionContext, SessionEntry } from "@earendil-works/pi-coding-agent";
 import { sessionEntryToContextMessages } from "@earendil-works/pi-coding-agent";
+import type { BranchView } from "../policy/index.ts";
 import type { Replacement } from "../projection/index.ts";
+import type { LogRecord } from "../state/index.ts";
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
 
 type ReadonlySessionManager = ExtensionContext["sessionManager"];
-
-/** Roles whose content a `context_edit` replacement swaps (Pi keeps others as they are). */
-export const EDITABLE_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "toolResult", "custom"]);
-
-export interface BranchView {
-	readonly leafId: string | null;
-	/** Context-producing entries (system messages excluded) with their original messages. */
-	readonly transcript: readonly TranscriptEntry[];
-	/** Decision records (custom entries of the decision type) in branch order. */
-	readonly records: readonly { entryId: string; data: unknown }[];
-	/** Latest context edit per target among the entries Pi projects. */
-	readonly inForce: ReadonlyMap<string, Replacement>;
-	/** Targets pi-fold has edited on this branch (found through its commit records). */
-	readonly managed: ReadonlySet<string>;
-	/** Managed targets whose latest edit in force was written by someone else. */
-	readonly foreign: ReadonlySet<string>;
-}
 
 interface CommitLike {
 	kind?: unknown;
@@ -97,8 +82,8 @@ export function readBranch(sm: ReadonlySessionManager, decisionType: string, rec
 }
 
 /** Only the decision records of the active branch (cheaper than readBranch, for per-request sync). */
-export function branchRecords(sm: ReadonlySessionManager, decisionType: string): { entryId: string; data: unknown }[] {
-	const out: { entryId: string; data: unknown }[] = [];
+export function branchRecords(sm: ReadonlySessionManager, decisionType: string): LogRecord[] {
+	const out: LogRecord[] = [];
 	for (const entry of sm.getBranch())
 		if (entry.type === "custom" && entry.customType === decisionType) out.push({ entryId: entry.id, data: entry.data });
 	return out;

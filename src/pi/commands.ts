@@ -4,9 +4,9 @@
 // without a UI (print/json mode), to stdout; never into the model's window.
 
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import type { FoldRuntime } from "./runtime.ts";
-import { statusReport } from "./status.ts";
-import { callTool } from "./tool.ts";
+import { errorMessage } from "../common/index.ts";
+import { callTool, renderStatus, statusModel } from "../runtime/index.ts";
+import type { PiFold } from "./register.ts";
 
 function show(ctx: ExtensionCommandContext, text: string, level: "info" | "warning" | "error" = "info"): void {
 	if (ctx.hasUI) ctx.ui.notify(text, level);
@@ -48,16 +48,17 @@ export function parseFoldCommand(
 	return { ok: true, raw: { action: verb, id } };
 }
 
-export function registerCommands(pi: ExtensionAPI, runtime: FoldRuntime): void {
+export function registerCommands(pi: ExtensionAPI, piFold: PiFold): void {
+	const { runtime } = piFold;
 	const { status, fold } = runtime.options.commandNames;
 	pi.registerCommand(status, {
 		description: "Show pi-fold's folds, the window's occupancy of the serving budget and the cache counters",
 		handler: async (args, ctx) => {
 			try {
 				const detail = args.trim() === "tree" ? "tree" : "summary";
-				show(ctx, statusReport(runtime, ctx, { detail }).text);
+				show(ctx, renderStatus(statusModel(runtime, piFold.host(ctx)), { detail }).text);
 			} catch (error) {
-				show(ctx, `/${status} failed: ${error instanceof Error ? error.message : String(error)}`, "error");
+				show(ctx, `/${status} failed: ${errorMessage(error)}`, "error");
 			}
 		},
 	});
@@ -74,7 +75,7 @@ export function registerCommands(pi: ExtensionAPI, runtime: FoldRuntime): void {
 				show(ctx, `/${fold}: ${parsed.error}`, "warning");
 				return;
 			}
-			const result = await callTool(runtime, ctx, parsed.raw, "human");
+			const result = await callTool(runtime, piFold.host(ctx), parsed.raw, "human");
 			show(ctx, result.text, result.isError ? "warning" : "info");
 		},
 	});

@@ -2,41 +2,24 @@
 // results (when `evidenceIngestion` is true; nothing is registered or written otherwise), the
 // projection-candidate provider handed to `setProjectionProvider`, and the suggestion-source
 // registrar handed to `setSuggestionSourceRegistrar` (sources register; nothing renders). The
-// evidence store writes files; the rest reads the runtime's snapshot.
+// evidence store writes files (counted in the runtime's telemetry); the rest reads the runtime's
+// snapshot.
 
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { renderPlaceholder } from "../projection/index.ts";
-import { estimateTokens } from "../wasm/index.ts";
-import { projectionCandidates } from "./candidates.ts";
-import { type EvidenceIngestor, type EvidenceRecord, evidenceIngestorFor } from "./evidence-hook.ts";
-import type { ProjectionCandidate } from "./options.ts";
-import { type FoldRuntime, notifierFor } from "./runtime.ts";
-import { SuggestionRegistry, suggestionAcceptEntryType } from "./suggestions.ts";
+import { errorMessage } from "../common/index.ts";
+import {
+	candidatesFor,
+	type EvidenceIngestor,
+	evidenceIngestorFor,
+	SuggestionRegistry,
+	suggestionAcceptEntryType,
+} from "../runtime/index.ts";
+import { notifierFor } from "./notify.ts";
+import type { PiFold } from "./register.ts";
 
-/** Evidence artifacts written this session (in memory; the files themselves are the record). */
-export interface EvidenceLog {
-	readonly records: EvidenceRecord[];
-	refused: number;
-}
-
-/** The candidates of every visible collapsed fold on the branch `ctx` sees. */
-export function candidatesFor(runtime: FoldRuntime, ctx: ExtensionContext): ProjectionCandidate[] {
-	const snap = runtime.snapshot(ctx);
-	const visible = new Set(snap.lattice.visible(snap.state.expanded).flatMap((i) => (i.type === "fold" ? [i.id] : [])));
-	return projectionCandidates({
-		folds: snap.lattice.inOrder().map((f) => ({ record: f.record, collapsedVisible: visible.has(f.record.id) })),
-		toolName: runtime.options.toolName,
-		estimateTokens,
-		placeholderText: (id) => {
-			const record = snap.lattice.get(id)?.record;
-			return record ? renderPlaceholder(record, runtime.options) : "";
-		},
-	});
-}
-
-export function registerIntegrations(pi: ExtensionAPI, runtime: FoldRuntime): EvidenceLog {
+export function registerIntegrations(pi: ExtensionAPI, fold: PiFold): void {
+	const { runtime } = fold;
 	const options = runtime.options;
-	const evidence: EvidenceLog = { records: [], refused: 0 };
 	let latest: ExtensionContext | undefined;
 	let ingestor: EvidenceIngestor | undefined;
 	const remember = (ctx: ExtensionContext) => {
@@ -51,17 +34,14 @@ export function registerIntegrations(pi: ExtensionAPI, runtime: FoldRuntime): Ev
 				{ sessionDir: sm.getSessionFile() ? sm.getSessionDir() : undefined, sessionId: sm.getSessionId() },
 				{
 					onRefused: (r) => {
-						evidence.refused++;
+						runtime.telemetry.recordEvidence(null);
 						notifierFor(ctx)(`evidence for ${r.toolName} (${r.bytes} bytes) not written: ${r.reason}`, "warning");
 					},
 				},
 			);
 		} catch (error) {
 			ingestor = undefined;
-			notifierFor(ctx)(
-				`session_start: evidence ingestion is off: ${error instanceof Error ? error.message : String(error)}`,
-				"error",
-			);
+			notifierFor(ctx)(`session_start: evidence ingestion is off: ${errorMessage(error)}`, "error");
 		}
 	});
 	pi.on("turn_end", (_event, ctx) => remember(ctx));
@@ -73,16 +53,16 @@ export function registerIntegrations(pi: ExtensionAPI, runtime: FoldRuntime): Ev
 					toolCallId: event.toolCallId,
 					content: event.content,
 				});
-				if (record) evidence.records.push(record);
+				if (record) runtime.telemetry.recordEvidence(record);
 			} catch (error) {
-				notifierFor(ctx)(`tool_result failed: ${error instanceof Error ? error.message : String(error)}`, "error");
+				notifierFor(ctx)(`tool_result failed: ${errorMessage(error)}`, "error");
 			}
 			return undefined;
 		});
 	}
 	options.setProjectionProvider?.(() => {
 		try {
-			return latest ? candidatesFor(runtime, latest) : [];
+			return latest ? candidatesFor(runtime, fold.host(latest)) : [];
 		} catch {
 			return [];
 		}
@@ -93,5 +73,4 @@ export function registerIntegrations(pi: ExtensionAPI, runtime: FoldRuntime): Ev
 		});
 		options.setSuggestionSourceRegistrar(registry.registrar);
 	}
-	return evidence;
 }

@@ -1,64 +1,11 @@
-// Registers the context tool (options.toolName / toolLabel): validates each call with the one zod
-// schema, serializes it through the runtime's lock, dispatches to the action, and returns a text
-// result. Nothing throws past the tool: a bad call or a failure comes back as an error result that
-// changes nothing. The prompt snippet and guidelines name the tool on every line.
+// Registers the context tool (options.toolName / toolLabel) with Pi: its description, prompt
+// snippet and guidelines (each naming the tool), the parameter JSON Schema generated from the one
+// zod schema, and `execute`, which hands the raw arguments to the runtime's `callTool` (validation,
+// the lock, the action) with a host for the call. Nothing throws past the tool.
 
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { Actor } from "../state/index.ts";
-import { foldAction, reboundaryAction } from "./actions/fold.ts";
-import { peekAction } from "./actions/peek.ts";
-import type { ActionInput, ActionResult } from "./actions/shared.ts";
-import { expandAction, protectAction, rebriefAction, refoldAction, unmarkAction } from "./actions/view.ts";
-import type { FoldRuntime } from "./runtime.ts";
-import { statusReport } from "./status.ts";
-import { parseToolArgs, type ToolArgs, toolParameters } from "./tool-schema.ts";
-
-/** Runs one validated action. Decisions run one at a time (the runtime's lock). */
-export async function runAction(input: ActionInput, args: ToolArgs): Promise<ActionResult> {
-	switch (args.action) {
-		case "status":
-			return statusReport(input.runtime, input.ctx, args);
-		case "peek":
-			return peekAction(input, args);
-		case "fold":
-			return input.runtime.exclusive(() => foldAction(input, args));
-		case "expand":
-			return input.runtime.exclusive(() => expandAction(input, args));
-		case "refold":
-			return input.runtime.exclusive(async () => refoldAction(input, args));
-		case "protect":
-		case "unprotect":
-			return input.runtime.exclusive(async () => protectAction(input, args));
-		case "rebrief":
-			return input.runtime.exclusive(async () => rebriefAction(input, args));
-		case "reboundary":
-			return input.runtime.exclusive(() => reboundaryAction(input, args));
-		case "unmark":
-			return input.runtime.exclusive(async () => unmarkAction(input, args));
-	}
-}
-
-/** Validates and runs raw arguments; never throws. */
-export async function callTool(
-	runtime: FoldRuntime,
-	ctx: ExtensionContext,
-	raw: unknown,
-	actor: Actor,
-): Promise<ActionResult> {
-	const parsed = parseToolArgs(raw, runtime.options.toolActions);
-	if (!parsed.ok)
-		return { text: `${runtime.options.toolName}: ${parsed.error}`, details: { error: parsed.error }, isError: true };
-	try {
-		return await runAction({ runtime, ctx, actor }, parsed.args);
-	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
-		return {
-			text: `${runtime.options.toolName} ${parsed.args.action} failed (nothing was recorded): ${message}`,
-			details: { action: parsed.args.action, error: message },
-			isError: true,
-		};
-	}
-}
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { callTool, type FoldRuntime, toolParameters } from "../runtime/index.ts";
+import type { PiFold } from "./register.ts";
 
 function description(runtime: FoldRuntime): string {
 	const t = runtime.options.toolName;
@@ -72,7 +19,8 @@ function description(runtime: FoldRuntime): string {
 	].join("\n");
 }
 
-export function registerTool(pi: ExtensionAPI, runtime: FoldRuntime): void {
+export function registerTool(pi: ExtensionAPI, fold: PiFold): void {
+	const { runtime } = fold;
 	const t = runtime.options.toolName;
 	pi.registerTool({
 		name: t,
@@ -87,7 +35,7 @@ export function registerTool(pi: ExtensionAPI, runtime: FoldRuntime): void {
 		],
 		parameters: toolParameters(runtime.options.toolActions) as never,
 		async execute(_toolCallId, params, _signal, _onUpdate, ctx) {
-			const result = await callTool(runtime, ctx, params, "agent");
+			const result = await callTool(runtime, fold.host(ctx), params, "agent");
 			return {
 				content: [{ type: "text", text: result.text }],
 				details: result.details,

@@ -1,6 +1,8 @@
 // State layer: zod schemas of every persisted decision record, hash-chaining, and replay of a
-// branch's records into pi-fold's state. Pure; the Pi adapter reads and writes the entries.
+// branch's records into pi-fold's state (incrementally, through the DecisionLog). Pure; a host
+// adapter reads and writes the entries.
 export { chainRecord, recordDigest } from "./chain.ts";
+export { DecisionLog, type LogRecord } from "./decision-log.ts";
 export {
 	type Actor,
 	actorSchema,

@@ -5,6 +5,7 @@
 // refused by name. Pure.
 
 import { z } from "zod";
+import { BRIEF_MAX_CHARS } from "../briefs/index.ts";
 
 /** Version of every record shape below; replay refuses other versions by name. */
 export const RECORD_VERSION = 1;
@@ -19,7 +20,7 @@ export const foldRecordSchema = z.strictObject({
 	leafIds: z.array(z.string().min(1)).min(1).readonly(),
 	sourceSha256: hex64,
 	sourceBytes: z.number().int().nonnegative(),
-	brief: z.string().min(1).max(1_200),
+	brief: z.string().min(1).max(BRIEF_MAX_CHARS),
 	briefSource: z.enum(["agent", "deterministic", "model", "supplied"]),
 });
 
@@ -49,7 +50,7 @@ const variants = [
 		kind: z.literal("rebrief"),
 		actor: actorSchema,
 		foldId: foldIdSchema,
-		brief: z.string().min(1).max(1_200),
+		brief: z.string().min(1).max(BRIEF_MAX_CHARS),
 		briefSource: z.enum(["agent", "deterministic", "model", "supplied"]),
 	}),
 	/** Dissolve a fold back to raw (`foldIds` of one), or merge adjacent folds into `fold`. */

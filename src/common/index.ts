@@ -1,0 +1,2 @@
+// The common layer: tiny helpers every other layer may use (no imports of its own). Pure.
+export { errorMessage } from "./errors.ts";

@@ -1,0 +1,38 @@
+// The runtime's `Host` over Pi: the active branch from Pi's session manager (branch.ts), decision
+// records appended with `pi.appendEntry`, the session's model, Pi's own context estimate, the system
+// prompt, model-written briefs through Pi's model registry (summarizer.ts) and the out-of-band
+// notifier. Built per hook or tool call, because Pi may replace its session between calls.
+
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { FoldKind } from "../lattice/index.ts";
+import type { BriefOut, FoldRuntime, Host } from "../runtime/index.ts";
+import type { TranscriptEntry } from "../transcript/index.ts";
+import { branchRecords, readBranch } from "./branch.ts";
+import { notifierFor } from "./notify.ts";
+
+/** Writes a brief for a ladder fold through Pi (summarizer.ts builds one per runtime). */
+export type PiBriefWriter = (
+	ctx: ExtensionContext,
+	leaves: readonly TranscriptEntry[],
+	kind: FoldKind,
+) => Promise<BriefOut>;
+
+export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionContext, writeBrief: PiBriefWriter): Host {
+	const sm = ctx.sessionManager;
+	const decisionType = runtime.names.decisionEntryType;
+	return {
+		readBranch: () => readBranch(sm, decisionType, runtime.receiptType),
+		branchRecords: () => branchRecords(sm, decisionType),
+		appendRecord: (record) => pi.appendEntry(decisionType, record),
+		session: () => ({ id: sm.getSessionId(), dir: sm.getSessionFile() ? sm.getSessionDir() : undefined }),
+		model: () => ctx.model,
+		contextTokens: () => {
+			const usage = ctx.getContextUsage?.();
+			return usage && typeof usage.tokens === "number" ? usage.tokens : null;
+		},
+		systemPrompt: () => ctx.getSystemPrompt?.() ?? "",
+		writeBrief: (leaves, kind) => writeBrief(ctx, leaves, kind),
+		notify: notifierFor(ctx),
+		now: () => Date.now(),
+	};
+}

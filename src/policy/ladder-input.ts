@@ -1,0 +1,178 @@
+// Builds what the policy layer measures from one snapshot: the estimated tokens each transcript
+// entry occupies in the window now (a collapsed fold counts its placeholder once), the ladder's
+// input (units, chapters, folds in force, pending mark ranges, protections, fresh tail, which tool
+// batches the tool rung may take), and the scheduler's view of every pending mark (freed tokens,
+// protection, fresh tail). Pure over the snapshot; token counts come from the Wasm estimator.
+
+import { isReadOnlyBatch, type TranscriptEntry, toChapters, type Unit } from "../transcript/index.ts";
+import { estimateTokens } from "../wasm/index.ts";
+import type { LadderInput } from "./ladder.ts";
+import type { MarkView } from "./schedule.ts";
+import type { Snapshot } from "./snapshot.ts";
+
+/** The options the ladder's input depends on (a subset of pi-fold's resolved options). */
+export interface LadderOptions {
+	readonly readOnlyTools: ReadonlySet<string>;
+	readonly foldPeekResults: boolean;
+	readonly toolName: string;
+}
+
+/**
+ * Estimated tokens one new fold's placeholder occupies: the header and the peek/expand line
+ * (~200 characters) plus a typical brief (~400 characters), at ~4 characters per token.
+ */
+export const PLACEHOLDER_TOKENS_ESTIMATE = 160;
+
+/** Per-message framing a provider adds around each message's content (role, separators), in tokens. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/**
+ * Estimated tokens of a request's messages: each message's content (not Pi's bookkeeping fields such
+ * as usage or timestamps, which never reach a provider) plus MESSAGE_OVERHEAD_TOKENS.
+ */
+export function requestMessageTokens(messages: readonly unknown[]): number {
+	let total = 0;
+	for (const message of messages) {
+		const m = message as { content?: unknown } | null;
+		const content = m?.content;
+		total +=
+			MESSAGE_OVERHEAD_TOKENS + estimateTokens(typeof content === "string" ? content : JSON.stringify(content ?? ""));
+	}
+	return total;
+}
+
+/** Estimated tokens per transcript entry as the window shows it now, with prefix sums. */
+export interface WindowTokens {
+	readonly perEntry: readonly number[];
+	/** tokens(start, end): estimated tokens entries [start, end) occupy now. */
+	readonly range: (start: number, end: number) => number;
+	readonly total: number;
+}
+
+export function windowTokens(snap: Snapshot): WindowTokens {
+	const { transcript } = snap.view;
+	const perEntry = new Array<number>(transcript.length).fill(0);
+	for (const item of snap.lattice.visible(snap.state.expanded)) {
+		if (item.type === "entry") {
+			const message = transcript[item.index]?.message;
+			perEntry[item.index] = estimateTokens(JSON.stringify(message?.content ?? ""));
+		} else perEntry[item.start] = PLACEHOLDER_TOKENS_ESTIMATE;
+	}
+	const prefix = [0];
+	for (const t of perEntry) prefix.push((prefix.at(-1) as number) + t);
+	return {
+		perEntry,
+		range: (start, end) => (prefix[end] ?? 0) - (prefix[start] ?? 0),
+		total: prefix.at(-1) as number,
+	};
+}
+
+/** The fold ids a peek batch read, or null when `unit` is not a completed batch of peeks only. */
+export function peekedFolds(unit: Unit, entries: readonly TranscriptEntry[], toolName: string): string[] | null {
+	if (unit.kind !== "toolBatch" || !unit.complete || unit.toolNames.length === 0) return null;
+	if (!unit.toolNames.every((n) => n === toolName)) return null;
+	const content = entries[unit.start]?.message.content;
+	if (!Array.isArray(content)) return null;
+	const ids: string[] = [];
+	for (const block of content as { type?: string; arguments?: { action?: unknown; id?: unknown } }[]) {
+		if (block.type !== "toolCall") continue;
+		if (block.arguments?.action !== "peek") return null;
+		ids.push(String(block.arguments.id));
+	}
+	return ids.length > 0 ? ids : null;
+}
+
+/**
+ * Whether the tool rung may take `unit`: a completed batch of `readOnlyTools`, or (with
+ * `foldPeekResults`) a completed peek batch whose folds the agent has not expanded since.
+ */
+export function toolFoldableFor(snap: Snapshot, options: LadderOptions): (unit: Unit) => boolean {
+	return (unit) => {
+		if (isReadOnlyBatch(unit, options.readOnlyTools)) return true;
+		if (!options.foldPeekResults) return false;
+		const peeked = peekedFolds(unit, snap.view.transcript, options.toolName);
+		return peeked !== null && !peeked.some((id) => snap.state.expanded.has(id));
+	};
+}
+
+/** Entry range [start, end) of a fold record on this transcript, or null when not all leaves are here. */
+export function spanOf(snap: Snapshot, leafIds: readonly string[]): { start: number; end: number } | null {
+	const start = snap.lattice.position.get(leafIds[0] ?? "");
+	const last = snap.lattice.position.get(leafIds.at(-1) ?? "");
+	if (start === undefined || last === undefined || last - start + 1 !== leafIds.length) return null;
+	return { start, end: last + 1 };
+}
+
+export function ladderInput(
+	snap: Snapshot,
+	options: LadderOptions,
+	tokens: WindowTokens,
+	occupancy: number,
+): LadderInput {
+	const pendingRanges: { start: number; end: number }[] = [];
+	for (const mark of snap.state.pendingMarks.values()) {
+		const span = spanOf(snap, mark.fold.leafIds);
+		if (span) pendingRanges.push(span);
+	}
+	return {
+		entries: snap.view.transcript,
+		units: snap.units,
+		chapters: toChapters(snap.units),
+		lattice: snap.lattice,
+		expanded: snap.state.expanded,
+		pendingRanges,
+		protectedEntries: snap.state.protectedEntries,
+		protectedFolds: snap.state.protectedFolds,
+		freshStartUnit: snap.freshUnit,
+		runningTurnUnit: snap.runningUnit,
+		toolFoldable: toolFoldableFor(snap, options),
+		visibleTokens: tokens.range,
+		placeholderTokens: PLACEHOLDER_TOKENS_ESTIMATE,
+		occupancy,
+	};
+}
+
+/** Why a pending mark over [start, end) cannot apply (protected evidence), or null. */
+function markProtection(snap: Snapshot, leafIds: readonly string[], start: number, end: number): string | null {
+	const hit = leafIds.find((id) => snap.state.protectedEntries.has(id));
+	if (hit) return `entry ${hit} is protected`;
+	for (const fold of snap.lattice.folds.values()) {
+		if (fold.start >= start && fold.end <= end && snap.state.protectedFolds.has(fold.record.id))
+			return `fold ${fold.record.id} inside it is protected`;
+	}
+	return null;
+}
+
+/** The scheduler's view of every pending mark, in transcript order. */
+export function markViews(snap: Snapshot, tokens: WindowTokens): MarkView[] {
+	const out: (MarkView & { start: number })[] = [];
+	for (const [id, mark] of snap.state.pendingMarks) {
+		const span = spanOf(snap, mark.fold.leafIds);
+		if (!span) {
+			out.push({
+				id,
+				start: Number.MAX_SAFE_INTEGER,
+				end: Number.MAX_SAFE_INTEGER,
+				freedTokens: 0,
+				actor: mark.actor,
+				protectedBy: "its entries are no longer contiguous in the context",
+				inFreshTail: false,
+			});
+			continue;
+		}
+		const unitOf = (i: number) => snap.units.find((u) => u.start <= i && i < u.end)?.index ?? -1;
+		const lastUnit = unitOf(span.end - 1);
+		const firstUnit = unitOf(span.start);
+		const holdsRunning = snap.runningUnit >= firstUnit && snap.runningUnit <= lastUnit;
+		out.push({
+			id,
+			start: span.start,
+			end: span.end,
+			freedTokens: Math.max(0, tokens.range(span.start, span.end) - PLACEHOLDER_TOKENS_ESTIMATE),
+			actor: mark.actor,
+			protectedBy: markProtection(snap, mark.fold.leafIds, span.start, span.end),
+			inFreshTail: lastUnit >= snap.freshUnit || holdsRunning,
+		});
+	}
+	return out.sort((a, b) => a.start - b.start);
+}

@@ -1,0 +1,245 @@
+// The steps of one scheduler-gated boundary (turn_end / agent_before_settle), each a function of
+// what it is given; the runtime runs them in order (FoldRuntime.boundary: snapshot, gate, record,
+// place, plan the edits, build the commit):
+//  1. gate: measure, build the ladder's input and the marks' view, ask the policy scheduler
+//     (src/policy `planCommit`) whether this boundary commits and what;
+//  2. ladder decisions: for a commit, the ladder's folds (immediate) or marks (epoch, top-up flagged)
+//     with their sources written to the fold store first;
+//  3. place marks: the marks the commit applies placed as folds one at a time (a mark that does not
+//     nest refuses by name);
+//  4. the commit body: what was applied, whose marks, the top-up, the refusals.
+
+import { deterministicBrief } from "../briefs/index.ts";
+import { errorMessage } from "../common/index.ts";
+import { type FoldKind, type FoldRecord, foldId, foldSource, Lattice } from "../lattice/index.ts";
+import {
+	buildSnapshot,
+	chapterProposals,
+	consolidationProposals,
+	type LadderInput,
+	type LadderOptions,
+	ladderInput,
+	type MarkView,
+	markViews,
+	type Proposal,
+	peekedFolds,
+	planCommit,
+	type SchedulePlan,
+	type Snapshot,
+	spanProblem,
+	toolProposals,
+	windowTokens,
+} from "../policy/index.ts";
+import type { Actor, DecisionBody, FoldState } from "../state/index.ts";
+import type { TranscriptEntry } from "../transcript/index.ts";
+import type { CommitBody } from "./edit-plan.ts";
+import type { Host, SourceStore } from "./ports.ts";
+
+/** The estimated size of the next request and where the estimate came from. */
+export interface Occupancy {
+	readonly tokens: number;
+	readonly source: string;
+}
+
+/** What the gate saw and decided. */
+export interface Gate {
+	readonly plan: SchedulePlan;
+	readonly input: LadderInput;
+	readonly marks: readonly MarkView[];
+}
+
+/** Whether an expand or refold was decided since the branch's last commit record. */
+function expandSinceCommit(snap: Snapshot): boolean {
+	for (let i = snap.view.records.length - 1; i >= 0; i--) {
+		const kind = (snap.view.records[i]?.data as { kind?: unknown } | null)?.kind;
+		if (kind === "commit") return false;
+		if (kind === "expand" || kind === "refold") return true;
+	}
+	return false;
+}
+
+/** Step 1: does this boundary commit? `decisionsPending`: the window differs from the state (a dry run of planEdits). */
+export function gate(
+	snap: Snapshot,
+	options: LadderOptions & { readonly foldScheduling: "immediate" | "epoch" },
+	occupancy: Occupancy,
+	decisionsPending: boolean,
+	paused: boolean,
+): Gate {
+	const tokens = windowTokens(snap);
+	const input = ladderInput(snap, options, tokens, occupancy.tokens / snap.budget.budgetTokens);
+	const marks = markViews(snap, tokens);
+	const plan = planCommit({
+		mode: options.foldScheduling,
+		budget: snap.budget,
+		occupancyTokens: occupancy.tokens,
+		entryCount: snap.view.transcript.length,
+		marks,
+		decisionsPending,
+		// Only an expand still waiting for the window opens the epoch (a refused restore does not keep it open).
+		expandPending: decisionsPending && expandSinceCommit(snap),
+		tools: toolProposals(input),
+		chapters: chapterProposals(input),
+		consolidations: consolidationProposals(input),
+		paused,
+	});
+	return { plan, input, marks };
+}
+
+function kindFor(rung: Proposal["rung"]): FoldKind {
+	return rung === "tools" ? "tools" : rung === "chapter" ? "chapter" : "consolidation";
+}
+
+/** Peek batches outside the fresh tail that ride any commit (foldPeekResults), not overlapping `taken`. */
+function peekRiders(snap: Snapshot, g: Gate, options: LadderOptions): Proposal[] {
+	if (!options.foldPeekResults) return [];
+	const taken = [...g.plan.ladder, ...g.marks];
+	const out: Proposal[] = [];
+	for (const p of toolProposals(g.input)) {
+		const unit = snap.units.find((u) => u.start === p.start);
+		if (!unit || !peekedFolds(unit, snap.view.transcript, options.toolName)) continue;
+		if (taken.some((q) => q.start < p.end && p.start < q.end)) continue;
+		out.push(p);
+	}
+	return out;
+}
+
+/** Writes the source of a ladder fold and returns its record (tool batches: deterministic brief). */
+async function ladderRecord(
+	host: Host,
+	store: SourceStore,
+	leaves: readonly TranscriptEntry[],
+	kind: FoldKind,
+): Promise<FoldRecord> {
+	const { sha256, bytes } = await store.put(foldSource(leaves));
+	const fallback = { brief: deterministicBrief(leaves), source: "deterministic" as const };
+	const brief = kind === "tools" ? fallback : await host.writeBrief(leaves, kind).catch(() => fallback);
+	return {
+		id: foldId(leaves),
+		kind,
+		origin: "ladder",
+		leafIds: leaves.map((l) => l.id),
+		sourceSha256: sha256,
+		sourceBytes: bytes,
+		brief: brief.brief,
+		briefSource: brief.source,
+	};
+}
+
+/** The ladder's decisions for a commit, with their sources already durable. */
+export interface LadderDecisions {
+	readonly bodies: DecisionBody[];
+	readonly ids: string[];
+	readonly topUp: Set<string>;
+	readonly freedTokens: number;
+}
+
+/** Step 2: the ladder's folds (immediate) or top-up-flagged marks (epoch), sources written first. */
+export async function ladderDecisions(
+	host: Host,
+	store: SourceStore,
+	snap: Snapshot,
+	g: Gate,
+	options: LadderOptions & { readonly foldScheduling: "immediate" | "epoch" },
+): Promise<LadderDecisions> {
+	const epoch = options.foldScheduling === "epoch";
+	const out: LadderDecisions = { bodies: [], ids: [], topUp: new Set(), freedTokens: 0 };
+	let freed = 0;
+	for (const p of [...g.plan.ladder, ...peekRiders(snap, g, options)]) {
+		const leaves = snap.view.transcript.slice(p.start, p.end);
+		const id = foldId(leaves);
+		if (snap.state.folds.has(id) || snap.state.pendingMarks.has(id) || out.ids.includes(id)) continue;
+		if (spanProblem(snap, p.start, p.end)) continue;
+		const fold = await ladderRecord(host, store, leaves, kindFor(p.rung));
+		const topUp = p.rung !== "consolidation";
+		out.bodies.push(epoch ? { kind: "mark", actor: "ladder", topUp, fold } : { kind: "fold", actor: "ladder", fold });
+		out.ids.push(id);
+		freed += p.freedTokens;
+		if (topUp && epoch) out.topUp.add(id);
+	}
+	return { ...out, freedTokens: freed };
+}
+
+/** The state after a commit places the marks it applies (epoch), with what applied and what refused. */
+export interface PlacedMarks {
+	readonly snap: Snapshot;
+	readonly applied: string[];
+	readonly refused: { foldId: string; reason: string }[];
+}
+
+/** Step 3: places the marks the commit applies as folds, one at a time (a mark that does not nest refuses by name). */
+export function placeMarks(
+	snap: Snapshot,
+	apply: readonly string[],
+	refusedByPlan: SchedulePlan["refused"],
+): PlacedMarks {
+	const refused = refusedByPlan.map((r) => ({ foldId: r.id, reason: r.reason }));
+	const folds = new Map(snap.state.folds);
+	const pending = new Map(snap.state.pendingMarks);
+	const applied: string[] = [];
+	for (const r of refused) pending.delete(r.foldId);
+	for (const id of apply) {
+		const mark = pending.get(id);
+		if (!mark) continue;
+		try {
+			Lattice.build(snap.view.transcript, [...folds.values(), mark.fold]);
+			folds.set(id, mark.fold);
+			applied.push(id);
+		} catch (error) {
+			refused.push({ foldId: id, reason: `does not nest with the folds in force: ${errorMessage(error)}` });
+		}
+		pending.delete(id);
+	}
+	const state: FoldState = { ...snap.state, folds, pendingMarks: pending };
+	return { snap: buildSnapshot(snap.view, state, snap.known, snap.budget), applied, refused };
+}
+
+/** Step 4: the commit record's body: the edits' body (or an empty one) plus the marks and refusals. */
+export function commitBody(input: {
+	readonly edits: CommitBody | null;
+	readonly before: Snapshot;
+	readonly placed: PlacedMarks;
+	readonly ladder: LadderDecisions;
+	readonly epoch: boolean;
+	readonly actor: Actor;
+	readonly reason: string;
+}): CommitBody {
+	const { edits, before, placed, ladder, epoch } = input;
+	const marksBefore = before.state.pendingMarks;
+	const base: CommitBody = edits ?? {
+		kind: "commit",
+		actor: input.actor,
+		seq: before.state.commitSeq + 1,
+		reason: input.reason,
+		applied: [],
+		agentMarks: [],
+		topUpMarks: [],
+		refused: [],
+		edits: [],
+	};
+	const markRefused = placed.refused;
+	return {
+		...base,
+		applied: [...new Set([...base.applied, ...placed.applied, ...(epoch ? [] : ladder.ids)])],
+		agentMarks: placed.applied.filter((id) => marksBefore.get(id)?.actor !== "ladder"),
+		topUpMarks: placed.applied.filter((id) => ladder.topUp.has(id) || marksBefore.get(id)?.topUp === true),
+		refused: [...markRefused, ...base.refused.filter((r) => !markRefused.some((m) => m.foldId === r.foldId))],
+	};
+}
+
+/** Who a commit is attributed to: the human or agent when their marks or decisions land, else the ladder. */
+export function commitActor(
+	before: Snapshot,
+	applied: readonly string[],
+	decisionsPending: boolean,
+	hint: Actor,
+): Actor {
+	const theirs = applied.some((id) => before.state.pendingMarks.get(id)?.actor !== "ladder");
+	return theirs || decisionsPending ? hint : "ladder";
+}
+
+/** Tokens a commit frees by estimate: the applied marks' and the recorded ladder folds'. */
+export function freedTokens(g: Gate, placed: PlacedMarks, ladder: LadderDecisions): number {
+	const marks = g.marks.filter((m) => placed.applied.includes(m.id)).reduce((sum, m) => sum + m.freedTokens, 0);
+	return ladder.freedTokens + marks;
+}

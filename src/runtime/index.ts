@@ -1,0 +1,55 @@
+// Runtime layer: the per-session folding controller with no host of its own (it imports nothing
+// from Pi): decisions, the boundary commit, the fence's measurement, compaction and blocking-tool
+// decisions, the context tool's actions, status, telemetry, receipts, evidence ingestion and the
+// suggestion registry. A host adapter (src/pi) or the simulator (src/simulate) supplies a `Host`.
+
+export type { ActionInput, ActionResult, ToolArgs } from "./actions/index.ts";
+export {
+	callTool,
+	PEEK_DEFAULT_BYTES,
+	PEEK_MAX_BYTES,
+	parseToolArgs,
+	runAction,
+	shapeOf,
+	toolParameters,
+} from "./actions/index.ts";
+export type { Occupancy } from "./boundary.ts";
+export { candidatesFor } from "./candidates.ts";
+export { type CommitBody, planEdits } from "./edit-plan.ts";
+export {
+	createEvidenceIngestor,
+	DEFAULT_EVIDENCE_THRESHOLD_BYTES,
+	type EvidenceIngestor,
+	type EvidenceRecord,
+	type EvidenceRefusal,
+	evidenceIngestorFor,
+	mcpServerOf,
+} from "./evidence.ts";
+export type {
+	BoundaryDraft,
+	BriefOut,
+	ContextEditDraft,
+	CustomDraft,
+	CustomMessageDraft,
+	Host,
+	ModelInfo,
+	ModelPrices,
+	Notify,
+	SessionLocation,
+	SourceStore,
+} from "./ports.ts";
+export { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
+export { COMMIT_REASON_MAX_CHARS, FoldRuntime, type StoreFactory } from "./runtime.ts";
+export { type MarkStatus, type SchedulingStatus, type StatusModel, statusModel } from "./status/model.ts";
+export { renderStatus, STATUS_PAGE_SIZE, type StatusRequest } from "./status/render.ts";
+export { SuggestionRegistry, suggestionAcceptEntryType } from "./suggestions.ts";
+export {
+	type BriefUsage,
+	type CommitNote,
+	type CompactionNote,
+	HISTORY_LIMIT,
+	OBSERVATION_HISTORY,
+	type ScheduleNote,
+	Telemetry,
+	type TelemetryView,
+} from "./telemetry.ts";

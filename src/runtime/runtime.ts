@@ -1,0 +1,314 @@
+// The per-session folding controller, with no host of its own: every call takes a `Host` (ports.ts)
+// that a Pi adapter or the simulator supplies. It owns the decision-log view, the fold store handle,
+// the telemetry, the request estimator and a lock that serializes decisions and commits. Tool
+// actions decide (`decide` chains a record and appends it through the host); `boundary` is the one
+// path that moves bytes: snapshot, gate, record the ladder, place marks, plan the edits, return the
+// drafts (edits, the chained commit record, the bounded receipt). Writes only through the host and
+// the fold store.
+
+import type { FoldRecord } from "../lattice/index.ts";
+import { derivedNames, type ResolvedOptions } from "../options/index.ts";
+import {
+	budgetFor,
+	buildSnapshot,
+	type FenceVerdict,
+	fence,
+	requestMessageTokens,
+	type Snapshot,
+} from "../policy/index.ts";
+import type { RequestObservation, Usage } from "../projection/index.ts";
+import {
+	type Actor,
+	chainRecord,
+	type DecisionBody,
+	DecisionLog,
+	type DecisionRecord,
+	type FoldState,
+} from "../state/index.ts";
+import { FoldStore, resolveStoreDir } from "../store/index.ts";
+import { blockingFold } from "./blocking.ts";
+import { commitActor, commitBody, freedTokens, gate, ladderDecisions, type Occupancy, placeMarks } from "./boundary.ts";
+import { compactionDecision } from "./compaction.ts";
+import { type CommitBody, planEdits } from "./edit-plan.ts";
+import { RequestEstimator } from "./fence.ts";
+import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
+import { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
+import { type CompactionNote, Telemetry } from "./telemetry.ts";
+
+/** Builds the fold store for a directory (tests substitute a store that fails on purpose). */
+export type StoreFactory = (dir: string) => SourceStore;
+
+/** Longest commit reason a record carries. */
+export const COMMIT_REASON_MAX_CHARS = 400;
+
+export class FoldRuntime {
+	readonly options: ResolvedOptions;
+	readonly names: ReturnType<typeof derivedNames>;
+	readonly telemetry = new Telemetry();
+	private readonly storeFactory: StoreFactory;
+	private log = new DecisionLog();
+	private sourceStore: SourceStore | null = null;
+	private storeDir: string | null = null;
+	private estimator = new RequestEstimator();
+	private tail: Promise<unknown> = Promise.resolve();
+	private notified = new Set<string>();
+	private actors = new Set<Actor>();
+
+	constructor(options: ResolvedOptions, storeFactory?: StoreFactory) {
+		this.options = options;
+		this.names = derivedNames(options);
+		this.storeFactory = storeFactory ?? ((dir) => new FoldStore(dir));
+	}
+
+	/** Custom-message type of this runtime's commit receipts. */
+	get receiptType(): string {
+		return receiptType(this.options.entryTypePrefix);
+	}
+
+	/** Runs `fn` after every earlier decision or commit has finished (one at a time). */
+	exclusive<T>(fn: () => Promise<T>): Promise<T> {
+		const run = this.tail.then(fn, fn);
+		this.tail = run.catch(() => undefined);
+		return run;
+	}
+
+	/** The fold store of the host's session (opened at session start, or lazily). */
+	store(host: Pick<Host, "session">): SourceStore {
+		const session = host.session();
+		const dir = resolveStoreDir({
+			sessionDir: session.dir,
+			sessionId: session.id,
+			storeDirName: this.names.storeDirName,
+		});
+		if (!this.sourceStore || this.storeDir !== dir) {
+			this.sourceStore = this.storeFactory(dir);
+			this.storeDir = dir;
+		}
+		return this.sourceStore;
+	}
+
+	/** Rebuilds everything from the branch (session start of every reason, and /tree navigation). */
+	rebuild(host: Host, why: string): void {
+		this.log = new DecisionLog();
+		this.estimator = new RequestEstimator();
+		this.telemetry.restartWindow(why);
+		this.sourceStore = null;
+		this.store(host);
+		this.sync(host);
+		this.reportRefusals(host);
+	}
+
+	/** Brings the decision log up to the branch's records; returns the state. */
+	sync(host: Pick<Host, "branchRecords">): FoldState {
+		return this.log.sync(host.branchRecords());
+	}
+
+	/** One consistent picture of the branch for a decision or a commit. */
+	snapshot(host: Pick<Host, "readBranch" | "model">): Snapshot {
+		const view = host.readBranch();
+		const state = this.log.sync(view.records);
+		return buildSnapshot(view, state, this.log.known, budgetFor(host.model(), this.options.providerTotalWindow));
+	}
+
+	/** Every fold record an accepted decision named (dissolved ones included). */
+	knownFolds(): ReadonlyMap<string, FoldRecord> {
+		return this.log.known;
+	}
+
+	/** Why automatic folding is paused (refused decision records), or null. */
+	pauseReason(): string | null {
+		const refusals = this.log.state.refusals;
+		const first = refusals[0];
+		if (!first) return null;
+		const n = refusals.length;
+		return `automatic folding paused: ${n} decision record${n === 1 ? "" : "s"} refused (entry ${first.entryId}: ${first.reason})`;
+	}
+
+	/** Tells the human once per refused record, out of band. */
+	reportRefusals(host: Pick<Host, "notify">): void {
+		const fresh = this.log.state.refusals.filter((r) => !this.notified.has(r.entryId));
+		if (fresh.length === 0) return;
+		for (const r of fresh) this.notified.add(r.entryId);
+		host.notify(this.pauseReason() ?? "", "warning");
+	}
+
+	/** Tells the human `message` out of band, once per `key` this session. */
+	notifyOnce(host: Pick<Host, "notify">, key: string, message: string, level: "info" | "warning" | "error"): void {
+		if (this.notified.has(key)) return;
+		this.notified.add(key);
+		host.notify(message, level);
+	}
+
+	/** Chains `body` after the branch's last record and appends it. Call inside `exclusive`. */
+	decide(host: Pick<Host, "branchRecords" | "appendRecord">, body: DecisionBody): DecisionRecord {
+		const state = this.sync(host);
+		const record = chainRecord(body, state.lastDigest);
+		host.appendRecord(record);
+		this.actors.add(body.actor);
+		this.sync(host);
+		return record;
+	}
+
+	/**
+	 * The boundary commit (turn_end / agent_before_settle): the scheduler decides whether this
+	 * boundary commits; if it does, the drafts to append (context edits, the chained commit record
+	 * and, for a commit the runtime chose the moment of, the bounded receipt); undefined when the
+	 * window stays as it is. `nextRequest` is the host's preview of the next request's messages,
+	 * whose estimated size is the occupancy the scheduler reads.
+	 */
+	boundary(host: Host, reason: string, nextRequest?: readonly unknown[]): Promise<BoundaryDraft[] | undefined> {
+		return this.exclusive(async () => {
+			this.sync(host);
+			this.reportRefusals(host);
+			const hint: Actor = this.actors.has("agent") || this.actors.size === 0 ? "agent" : "human";
+			const body = await this.commitAt(host, reason, this.occupancy(host, nextRequest), hint);
+			return body ? this.drafts(body) : undefined;
+		});
+	}
+
+	/** The estimated size of the next request: the boundary preview when given, else the host's estimate. */
+	occupancy(host: Pick<Host, "contextTokens">, nextRequest?: readonly unknown[]): Occupancy {
+		if (nextRequest)
+			return { tokens: requestMessageTokens(nextRequest), source: "estimate of the next request (boundary preview)" };
+		const tokens = host.contextTokens();
+		return tokens === null ? { tokens: 0, source: "unknown" } : { tokens, source: "the host's context estimate" };
+	}
+
+	/** One boundary pass: snapshot, gate, record the ladder, place marks, plan the edits, the commit. */
+	private async commitAt(host: Host, reason: string, occupancy: Occupancy, hint: Actor) {
+		const epoch = this.options.foldScheduling === "epoch";
+		const store = this.store(host);
+		const snap0 = this.snapshot(host);
+		const dry = await planEdits(snap0, store, this.options, reason, hint);
+		const g = gate(snap0, this.options, occupancy, dry.commit !== null, this.pauseReason() !== null);
+		this.telemetry.recordSchedule({
+			at: reason,
+			commit: g.plan.commit,
+			reason: g.plan.reason,
+			occupancyTokens: occupancy.tokens,
+			occupancySource: occupancy.source,
+			waiting: g.plan.waiting,
+		});
+		if (!g.plan.commit) return null;
+		const ladder = await ladderDecisions(host, store, snap0, g, this.options);
+		for (const body of ladder.bodies) this.decide(host, body);
+		const snap1 = this.snapshot(host);
+		const placed = epoch
+			? placeMarks(snap1, [...g.plan.apply, ...ladder.ids], g.plan.refused)
+			: { snap: snap1, applied: [], refused: g.plan.refused.map((r) => ({ foldId: r.id, reason: r.reason })) };
+		const actor = commitActor(snap1, placed.applied, dry.commit !== null, hint);
+		const commitReason = `${reason}: ${g.plan.reason}`.slice(0, COMMIT_REASON_MAX_CHARS);
+		const edits = await planEdits(placed.snap, store, this.options, commitReason, actor);
+		this.reportCommitRefusals(host, edits.refused);
+		for (const r of placed.refused)
+			this.notifyOnce(
+				host,
+				`mark:${r.foldId}:${r.reason}`,
+				`mark ${r.foldId} refused at commit: ${r.reason}`,
+				"warning",
+			);
+		if (!edits.commit && placed.applied.length === 0 && placed.refused.length === 0) return null;
+		const body = commitBody({
+			edits: edits.commit?.body ?? null,
+			before: snap1,
+			placed,
+			ladder,
+			epoch,
+			actor,
+			reason: commitReason,
+		});
+		return {
+			body,
+			drafts: edits.commit?.drafts ?? [],
+			snap: snap1,
+			ladder: ladder.ids,
+			freed: freedTokens(g, placed, ladder),
+		};
+	}
+
+	/** The proposal's drafts: the edits, the chained commit record and (automatic commits) the receipt. */
+	private drafts(planned: {
+		body: CommitBody;
+		drafts: BoundaryDraft[];
+		snap: Snapshot;
+		ladder: readonly string[];
+		freed: number;
+	}): BoundaryDraft[] {
+		const { body, snap } = planned;
+		const record = chainRecord(body, snap.state.lastDigest);
+		this.actors.clear();
+		const automatic = this.options.foldScheduling === "epoch" || planned.ladder.length > 0;
+		const text = automatic ? receiptText(body, this.options.brandNoun, planned.ladder, planned.freed) : null;
+		const receipt = text === null ? null : text.slice(0, RECEIPT_MAX_CHARS);
+		this.telemetry.recordCommit(
+			{
+				seq: body.seq,
+				reason: body.reason,
+				edits: planned.drafts.length,
+				applied: body.applied,
+				freedTokens: planned.freed,
+			},
+			receipt,
+		);
+		const out: BoundaryDraft[] = [
+			...planned.drafts,
+			{ type: "custom", customType: this.names.decisionEntryType, data: record },
+		];
+		if (receipt !== null)
+			out.push({ type: "custom_message", customType: this.receiptType, content: receipt, display: false });
+		return out;
+	}
+
+	/** Reports refusals of a commit (named, once each) and keeps them for status. */
+	private reportCommitRefusals(
+		host: Pick<Host, "notify">,
+		refused: readonly { foldId: string; reason: string }[],
+	): void {
+		this.telemetry.recordCommitRefusals(refused);
+		for (const r of refused)
+			this.notifyOnce(host, `commit:${r.foldId}:${r.reason}`, `fold ${r.foldId} stays collapsed: ${r.reason}`, "error");
+	}
+
+	/** Observes one request's messages (the host's `context` hook); never changes them. */
+	observe(host: Pick<Host, "branchRecords">, messages: readonly unknown[], digests?: Uint8Array[]): RequestObservation {
+		return this.telemetry.observe(messages, this.sync(host).commitSeq, digests);
+	}
+
+	/** Records the provider's usage for the last observed request. */
+	recordUsage(usage: Usage): void {
+		this.telemetry.recordUsage(usage);
+	}
+
+	/** The fence's verdict on a request about to be sent (recorded when it aborts). */
+	fence(
+		host: Pick<Host, "model" | "systemPrompt">,
+		messages: readonly unknown[],
+		digests: readonly Uint8Array[],
+	): FenceVerdict {
+		const budget = budgetFor(host.model(), this.options.providerTotalWindow);
+		const tokens = this.estimator.estimate(messages, digests, host.systemPrompt());
+		const verdict = fence(tokens, 0, budget);
+		if (verdict.abort && verdict.message) this.telemetry.recordFence(verdict.message);
+		return verdict;
+	}
+
+	/** Decides beside a native compaction of `reason` (recorded; the notice, if any, told once). */
+	compaction(host: Host, reason: string): CompactionNote {
+		const note = compactionDecision(reason, this.snapshot(host), this.options);
+		const { notice, ...kept } = note;
+		this.telemetry.recordCompaction(kept);
+		if (notice) host.notify(notice, "warning");
+		return kept;
+	}
+
+	/** Before a call to a blocking tool: at most one opportunistic stale-tool fold decision; its id. */
+	beforeBlockingCall(host: Host, toolName: string): Promise<string | null> {
+		if (!this.options.blockingTools.includes(toolName) || this.pauseReason() !== null) return Promise.resolve(null);
+		return this.exclusive(async () => {
+			const body = await blockingFold(this.snapshot(host), this.store(host), this.options, this.occupancy(host).tokens);
+			if (!body) return null;
+			this.decide(host, body);
+			return body.fold.id;
+		});
+	}
+}

@@ -1,0 +1,52 @@
+// The runtime's view of the decision log on the active branch: replays the branch's records into a
+// FoldState incrementally (only records after the last synced one, a full replay when the branch
+// changed under it), and remembers every fold record an accepted decision named, so a dissolved or
+// merged fold's source can still be found for a restore. In-memory; reads no files.
+
+import type { FoldRecord } from "../lattice/index.ts";
+import { emptyState, type FoldState, replay } from "./replay.ts";
+
+export interface LogRecord {
+	readonly entryId: string;
+	readonly data: unknown;
+}
+
+export class DecisionLog {
+	private ids: string[] = [];
+	private current: FoldState = emptyState();
+	private knownFolds = new Map<string, FoldRecord>();
+	private lastRefused = false;
+
+	get state(): FoldState {
+		return this.current;
+	}
+
+	/** Every fold record an accepted decision on this branch named, dissolved ones included. */
+	get known(): ReadonlyMap<string, FoldRecord> {
+		return this.knownFolds;
+	}
+
+	/** Brings the state up to `records` (the branch's decision records in order). */
+	sync(records: readonly LogRecord[]): FoldState {
+		let prefix = this.ids.length <= records.length && !this.lastRefused;
+		for (let i = 0; prefix && i < this.ids.length; i++) if (this.ids[i] !== records[i]?.entryId) prefix = false;
+		if (!prefix) {
+			this.ids = [];
+			this.current = emptyState();
+			this.knownFolds = new Map();
+		}
+		const fresh = records.slice(this.ids.length);
+		if (fresh.length === 0) return this.current;
+		const before = this.current.refusals.length;
+		this.current = replay(fresh, this.current);
+		const refused = new Set(this.current.refusals.slice(before).map((r) => r.entryId));
+		for (const record of fresh) {
+			this.ids.push(record.entryId);
+			if (refused.has(record.entryId)) continue;
+			const fold = (record.data as { fold?: FoldRecord } | null)?.fold;
+			if (fold && typeof fold.id === "string") this.knownFolds.set(fold.id, fold);
+		}
+		this.lastRefused = refused.has(fresh.at(-1)?.entryId ?? "");
+		return this.current;
+	}
+}
