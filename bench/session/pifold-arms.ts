@@ -7,7 +7,7 @@ import type { AgentSession } from "@earendil-works/pi-coding-agent";
 import type { PiFoldOptions } from "../../src/options/index.ts";
 import { type PiFold, registerPiFold } from "../../src/pi/index.ts";
 import { replay } from "../../src/state/index.ts";
-import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arms.ts";
+import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arm-types.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
 import { pifoldTotalWindow } from "./options.ts";
 import { addPeekedReads, briefRoute, handIn, peekRoute, recoverFromFolds } from "./pifold-policy.ts";

@@ -6,7 +6,7 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../common/index.ts";
 import { callTool, renderStatus, statusModel } from "../runtime/index.ts";
-import type { PiFold } from "./register.ts";
+import type { PiFold } from "./host.ts";
 
 function show(ctx: ExtensionCommandContext, text: string, level: "info" | "warning" | "error" = "info"): void {
 	if (ctx.hasUI) ctx.ui.notify(text, level);

@@ -10,6 +10,12 @@ import type { TranscriptEntry } from "../transcript/index.ts";
 import { branchRecords, readBranch } from "./branch.ts";
 import { notifierFor } from "./notify.ts";
 
+/** What registerPiFold returns: the runtime, and its host for a Pi context (tests and hosts read status). */
+export interface PiFold {
+	readonly runtime: FoldRuntime;
+	host(ctx: ExtensionContext): Host;
+}
+
 /** Writes a brief for a ladder fold through Pi (summarizer.ts builds one per runtime). */
 export type PiBriefWriter = (
 	ctx: ExtensionContext,

@@ -14,8 +14,8 @@ import {
 	SuggestionRegistry,
 	suggestionAcceptEntryType,
 } from "../runtime/index.ts";
+import type { PiFold } from "./host.ts";
 import { notifierFor } from "./notify.ts";
-import type { PiFold } from "./register.ts";
 
 export function registerIntegrations(pi: ExtensionAPI, fold: PiFold): void {
 	const { runtime } = fold;

@@ -5,7 +5,7 @@
 
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { callTool, type FoldRuntime, toolParameters } from "../runtime/index.ts";
-import type { PiFold } from "./register.ts";
+import type { PiFold } from "./host.ts";
 
 function description(runtime: FoldRuntime): string {
 	const t = runtime.options.toolName;

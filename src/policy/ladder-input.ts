@@ -4,7 +4,7 @@
 // batches the tool rung may take), and the scheduler's view of every pending mark (freed tokens,
 // protection, fresh tail). Pure over the snapshot; token counts come from the Wasm estimator.
 
-import { isReadOnlyBatch, type TranscriptEntry, toChapters, type Unit } from "../transcript/index.ts";
+import { isReadOnlyBatch, memoByMessage, type TranscriptEntry, toChapters, type Unit } from "../transcript/index.ts";
 import { estimateTokens } from "../wasm/index.ts";
 import type { LadderInput } from "./ladder.ts";
 import type { MarkView } from "./schedule.ts";
@@ -33,13 +33,21 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 export function requestMessageTokens(messages: readonly unknown[]): number {
 	let total = 0;
 	for (const message of messages) {
-		const m = message as { content?: unknown } | null;
-		const content = m?.content;
-		total +=
-			MESSAGE_OVERHEAD_TOKENS + estimateTokens(typeof content === "string" ? content : JSON.stringify(content ?? ""));
+		total += MESSAGE_OVERHEAD_TOKENS + (message !== null && typeof message === "object" ? requestTokensOf(message) : 0);
 	}
 	return total;
 }
+
+/** A request message's content tokens, memoized by the message object (src/transcript `memoByMessage`). */
+const requestTokensOf = memoByMessage((message) => {
+	const content = (message as { content?: unknown }).content;
+	return estimateTokens(typeof content === "string" ? content : JSON.stringify(content ?? ""));
+});
+
+/** A transcript message's window tokens (its content as JSON), memoized by the message object. */
+const windowTokensOf = memoByMessage((message) =>
+	estimateTokens(JSON.stringify((message as { content?: unknown }).content ?? "")),
+);
 
 /** Estimated tokens per transcript entry as the window shows it now, with prefix sums. */
 export interface WindowTokens {
@@ -55,7 +63,7 @@ export function windowTokens(snap: Snapshot): WindowTokens {
 	for (const item of snap.lattice.visible(snap.state.expanded)) {
 		if (item.type === "entry") {
 			const message = transcript[item.index]?.message;
-			perEntry[item.index] = estimateTokens(JSON.stringify(message?.content ?? ""));
+			perEntry[item.index] = message ? windowTokensOf(message) : estimateTokens('""');
 		} else perEntry[item.start] = PLACEHOLDER_TOKENS_ESTIMATE;
 	}
 	const prefix = [0];

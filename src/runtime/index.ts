@@ -14,6 +14,7 @@ export {
 	toolParameters,
 } from "./actions/index.ts";
 export type { Occupancy } from "./boundary.ts";
+export { type BranchViewInput, branchViewOf, type EntryView, recordsOf } from "./branch-view.ts";
 export { candidatesFor } from "./candidates.ts";
 export { type CommitBody, planEdits } from "./edit-plan.ts";
 export {
@@ -39,7 +40,13 @@ export type {
 	SourceStore,
 } from "./ports.ts";
 export { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
-export { COMMIT_REASON_MAX_CHARS, FoldRuntime, type StoreFactory } from "./runtime.ts";
+export {
+	BOUNDARY_NAMES,
+	type BoundaryKind,
+	COMMIT_REASON_MAX_CHARS,
+	FoldRuntime,
+	type StoreFactory,
+} from "./runtime.ts";
 export { type MarkStatus, type SchedulingStatus, type StatusModel, statusModel } from "./status/model.ts";
 export { renderStatus, STATUS_PAGE_SIZE, type StatusRequest } from "./status/render.ts";
 export { SuggestionRegistry, suggestionAcceptEntryType } from "./suggestions.ts";

@@ -38,6 +38,15 @@ import { type CompactionNote, Telemetry } from "./telemetry.ts";
 /** Builds the fold store for a directory (tests substitute a store that fails on purpose). */
 export type StoreFactory = (dir: string) => SourceStore;
 
+/** Where a boundary is: the end of a turn (a tool batch answered), or the end of the agent's run. */
+export type BoundaryKind = "turn_end" | "settle";
+
+/** How a boundary names itself in records and status. */
+export const BOUNDARY_NAMES: Record<BoundaryKind, string> = {
+	turn_end: "end of a turn",
+	settle: "end of the agent's run",
+};
+
 /** Longest commit reason a record carries. */
 export const COMMIT_REASON_MAX_CHARS = 400;
 
@@ -156,12 +165,12 @@ export class FoldRuntime {
 	 * window stays as it is. `nextRequest` is the host's preview of the next request's messages,
 	 * whose estimated size is the occupancy the scheduler reads.
 	 */
-	boundary(host: Host, reason: string, nextRequest?: readonly unknown[]): Promise<BoundaryDraft[] | undefined> {
+	boundary(host: Host, at: BoundaryKind, nextRequest?: readonly unknown[]): Promise<BoundaryDraft[] | undefined> {
 		return this.exclusive(async () => {
 			this.sync(host);
 			this.reportRefusals(host);
 			const hint: Actor = this.actors.has("agent") || this.actors.size === 0 ? "agent" : "human";
-			const body = await this.commitAt(host, reason, this.occupancy(host, nextRequest), hint);
+			const body = await this.commitAt(host, BOUNDARY_NAMES[at], this.occupancy(host, nextRequest), hint);
 			return body ? this.drafts(body) : undefined;
 		});
 	}

@@ -17,7 +17,10 @@ export const OBSERVATION_HISTORY = 64;
 class Recent<T> {
 	private items: T[] = [];
 	private count = 0;
-	constructor(private readonly limit: number) {}
+	private readonly limit: number;
+	constructor(limit: number) {
+		this.limit = limit;
+	}
 	push(item: T): void {
 		this.count++;
 		this.items.push(item);

@@ -10,5 +10,6 @@ export {
 	isReadOnlyBatch,
 	runningTurnStart,
 } from "./fresh-tail.ts";
+export { memoByMessage, messageChars } from "./measure.ts";
 export type { Chapter, TranscriptEntry, TranscriptMessage, Unit, UnitKind } from "./types.ts";
 export { toChapters, toolCallsOf, toUnits } from "./units.ts";

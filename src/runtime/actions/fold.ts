@@ -6,7 +6,7 @@
 
 import { briefProblem, deterministicBrief } from "../../briefs/index.ts";
 import { type FoldKind, type FoldRecord, foldId, foldSource, SpanError, snapSpan } from "../../lattice/index.ts";
-import { markProblem, resolveId, spanKind, spanProblem } from "../../policy/index.ts";
+import { markProblem, resolveId, type Snapshot, spanKind, spanProblem } from "../../policy/index.ts";
 import type { TranscriptEntry } from "../../transcript/index.ts";
 import { type ActionInput, type ActionResult, landing, plural, refuse } from "./shared.ts";
 
@@ -30,68 +30,91 @@ async function makeRecord(
 	};
 }
 
-export async function foldAction(
-	input: ActionInput,
-	args: { from: string; to: string; brief?: string | undefined },
-): Promise<ActionResult> {
-	const snap = input.runtime.snapshot(input.host);
-	const { transcript } = snap.view;
-	let span: ReturnType<typeof snapSpan>;
+type Span = ReturnType<typeof snapSpan>;
+
+/** The span the agent named, snapped to units, or the refusal. */
+function namedSpan(snap: Snapshot, args: { from: string; to: string }): Span | ActionResult {
 	try {
-		const from = resolveId(snap, args.from);
-		const to = resolveId(snap, args.to);
-		span = snapSpan(transcript, snap.units, snap.lattice, { from, to });
+		return snapSpan(snap.view.transcript, snap.units, snap.lattice, {
+			from: resolveId(snap, args.from),
+			to: resolveId(snap, args.to),
+		});
 	} catch (error) {
 		if (error instanceof SpanError) return refuse("fold", error.message);
 		throw error;
 	}
-	const epoch = input.runtime.options.foldScheduling === "epoch";
-	const problem = epoch ? markProblem(snap, span.start, span.end) : spanProblem(snap, span.start, span.end);
-	if (problem) return refuse("fold", problem, { from: args.from, to: args.to });
-	if (args.brief !== undefined) {
-		const bad = briefProblem(args.brief);
-		if (bad) return refuse("fold", bad);
-	}
-	const leaves = transcript.slice(span.start, span.end);
-	const id = foldId(leaves);
-	const notes = span.notes.length > 0 ? `\nSnapped: ${span.notes.join("; ")}.` : "";
-	const crossed =
-		span.crossedFolds.length > 0 ? `\nCrossed folds now nested inside: ${span.crossedFolds.join(", ")}.` : "";
+}
+
+/** The snapping and crossing notes of a span, as lines of a reply. */
+function spanNotes(span: Span): { notes: string; crossed: string } {
+	return {
+		notes: span.notes.length > 0 ? `\nSnapped: ${span.notes.join("; ")}.` : "",
+		crossed: span.crossedFolds.length > 0 ? `\nCrossed folds now nested inside: ${span.crossedFolds.join(", ")}.` : "",
+	};
+}
+
+/** The reply when the exact span is already a fold or a pending mark, else null. */
+function existing(snap: Snapshot, id: string, span: Span, epoch: boolean): ActionResult | null {
+	const { notes } = spanNotes(span);
 	if (epoch && snap.state.pendingMarks.has(id))
 		return {
 			text: `Already marked: ${id} covers exactly this span and is pending; the next commit applies it (unmark withdraws it).${notes}`,
 			details: { action: "fold", id, existing: true, pending: true, notes: span.notes },
 		};
-	if (snap.state.folds.has(id)) {
-		const open = snap.state.expanded.has(id) ? ` It is expanded; refold it with {"action":"refold","id":"${id}"}.` : "";
-		return {
-			text: `Already folded: ${id} covers exactly this span (the same span is one fold).${open}${notes}`,
-			details: { action: "fold", id, existing: true, notes: span.notes },
-		};
-	}
-	const record = await makeRecord(input, leaves, spanKind(snap, span.start, span.end), args.brief);
-	if (epoch) {
-		input.runtime.decide(input.host, { kind: "mark", actor: input.actor, topUp: false, fold: record });
-		const waits = spanProblem(snap, span.start, span.end) !== null;
-		return {
-			text: `Marked ${id} (${record.kind}, ${plural(leaves.length, "entry", "entries")} ${leaves[0]?.id}…${leaves.at(-1)?.id}); nothing in the window moves now. The runtime commits every pending mark in one rewrite${waits ? "; this span is in the fresh tail, so it waits until it ages out (or applies at once if it is at the very end of the window)" : ""}. Withdraw it with {"action":"unmark","id":"${id}"}. The exact source is stored (sha256 ${record.sourceSha256.slice(0, 16)}…).${notes}${crossed}\nBrief: ${record.brief}`,
-			details: {
-				action: "fold",
-				id,
-				kind: record.kind,
-				pending: true,
-				waits,
-				leaves: leaves.length,
-				notes: span.notes,
-			},
-		};
-	}
-	input.runtime.decide(input.host, { kind: "fold", actor: input.actor, fold: record });
+	if (!snap.state.folds.has(id)) return null;
+	const open = snap.state.expanded.has(id) ? ` It is expanded; refold it with {"action":"refold","id":"${id}"}.` : "";
 	return {
-		text: `Folded ${id} (${record.kind}, ${plural(leaves.length, "entry", "entries")} ${leaves[0]?.id}…${leaves.at(-1)?.id}, ${plural(record.sourceBytes, "byte")}); ${landing(input.actor)}. The exact source is stored (sha256 ${record.sourceSha256.slice(0, 16)}…): peek or expand it any time.${notes}${crossed}\nBrief: ${record.brief}`,
+		text: `Already folded: ${id} covers exactly this span (the same span is one fold).${open}${notes}`,
+		details: { action: "fold", id, existing: true, notes: span.notes },
+	};
+}
+
+function range(leaves: readonly TranscriptEntry[]): string {
+	return `${plural(leaves.length, "entry", "entries")} ${leaves[0]?.id}…${leaves.at(-1)?.id}`;
+}
+
+/** Records a pending mark (epoch scheduling) and says when it lands. */
+function markReply(
+	input: ActionInput,
+	snap: Snapshot,
+	span: Span,
+	record: FoldRecord,
+	leaves: readonly TranscriptEntry[],
+): ActionResult {
+	input.runtime.decide(input.host, { kind: "mark", actor: input.actor, topUp: false, fold: record });
+	const waits = spanProblem(snap, span.start, span.end) !== null;
+	const { notes, crossed } = spanNotes(span);
+	const wait = waits
+		? "; this span is in the fresh tail, so it waits until it ages out (or applies at once if it is at the very end of the window)"
+		: "";
+	return {
+		text: `Marked ${record.id} (${record.kind}, ${range(leaves)}); nothing in the window moves now. The runtime commits every pending mark in one rewrite${wait}. Withdraw it with {"action":"unmark","id":"${record.id}"}. The exact source is stored (sha256 ${record.sourceSha256.slice(0, 16)}…).${notes}${crossed}\nBrief: ${record.brief}`,
 		details: {
 			action: "fold",
-			id,
+			id: record.id,
+			kind: record.kind,
+			pending: true,
+			waits,
+			leaves: leaves.length,
+			notes: span.notes,
+		},
+	};
+}
+
+/** Records a fold (immediate scheduling) and says when it lands. */
+function foldReply(
+	input: ActionInput,
+	span: Span,
+	record: FoldRecord,
+	leaves: readonly TranscriptEntry[],
+): ActionResult {
+	input.runtime.decide(input.host, { kind: "fold", actor: input.actor, fold: record });
+	const { notes, crossed } = spanNotes(span);
+	return {
+		text: `Folded ${record.id} (${record.kind}, ${range(leaves)}, ${plural(record.sourceBytes, "byte")}); ${landing(input.actor)}. The exact source is stored (sha256 ${record.sourceSha256.slice(0, 16)}…): peek or expand it any time.${notes}${crossed}\nBrief: ${record.brief}`,
+		details: {
+			action: "fold",
+			id: record.id,
 			kind: record.kind,
 			leaves: leaves.length,
 			bytes: record.sourceBytes,
@@ -100,6 +123,25 @@ export async function foldAction(
 			crossedFolds: span.crossedFolds,
 		},
 	};
+}
+
+export async function foldAction(
+	input: ActionInput,
+	args: { from: string; to: string; brief?: string | undefined },
+): Promise<ActionResult> {
+	const snap = input.runtime.snapshot(input.host);
+	const span = namedSpan(snap, args);
+	if ("text" in span) return span;
+	const epoch = input.runtime.options.foldScheduling === "epoch";
+	const problem = epoch ? markProblem(snap, span.start, span.end) : spanProblem(snap, span.start, span.end);
+	if (problem) return refuse("fold", problem, { from: args.from, to: args.to });
+	const bad = args.brief === undefined ? null : briefProblem(args.brief);
+	if (bad) return refuse("fold", bad);
+	const leaves = snap.view.transcript.slice(span.start, span.end);
+	const already = existing(snap, foldId(leaves), span, epoch);
+	if (already) return already;
+	const record = await makeRecord(input, leaves, spanKind(snap, span.start, span.end), args.brief);
+	return epoch ? markReply(input, snap, span, record, leaves) : foldReply(input, span, record, leaves);
 }
 
 export async function reboundaryAction(

@@ -1,0 +1,192 @@
+// Drives a FoldRuntime through a transcript with no Pi: the messages of a session (user prompts,
+// assistant replies with their tool calls, tool results) are replayed in order into a simulated
+// session, as Pi's agent loop would produce them: before each assistant reply the request is built
+// (the window as pi-fold's edits leave it), observed, fenced and billed by a positional prefix cache;
+// the context tool's calls run through the runtime (a recorded result is kept byte for byte, and a
+// result the runtime words differently is listed as a divergence); the other results are appended
+// as recorded; every turn ends at a `turn_end` boundary
+// and every agent run at a `settle` boundary, whose drafts are applied as Pi applies them. Fast
+// enough to replay hundreds of synthetic sessions in seconds.
+
+import { errorMessage } from "../common/index.ts";
+import { type BoundaryKind, callTool, type FoldRuntime, type Host } from "../runtime/index.ts";
+import { contentText, type TranscriptMessage, toolCallsOf } from "../transcript/index.ts";
+import { PrefixCache, type SimUsage } from "./provider.ts";
+import type { SimSession } from "./session.ts";
+
+/** One message to replay, with the entry id it had (a recorded session's) or none (a new id). */
+export interface ReplayMessage {
+	readonly id?: string;
+	readonly message: TranscriptMessage;
+	/** Milliseconds of idle time before this message (the clock advances; a cache may expire). */
+	readonly idleMs?: number;
+}
+
+/** One billed request of the replay. */
+export interface SimRequest extends SimUsage {
+	/** Index of the assistant message it produced among the replayed messages. */
+	readonly at: number;
+	/** The observer's classification (first / identical / append / rewrite). */
+	readonly kind: string;
+	/** The commit a rewrite is attributed to, or null. */
+	readonly commitSeq: number | null;
+	readonly fenced: boolean;
+}
+
+export interface SimResult {
+	readonly requests: readonly SimRequest[];
+	/** True when a fenced request ended the replay (as Pi's abort ends the run). */
+	readonly stopped: boolean;
+	readonly errors: readonly string[];
+	/** Context-tool calls whose runtime result differs from the recorded result (recorded one kept). */
+	readonly divergences: readonly { callId: string; recorded: string; replayed: string }[];
+}
+
+export interface DriveOptions {
+	/** Cache lifetime of the simulated provider (default: forever). */
+	readonly cacheTtlMs?: number;
+	/** Called after each billed request (progress, assertions). */
+	readonly onRequest?: (request: SimRequest) => void;
+}
+
+/** The recorded results that answer an assistant message's tool calls, by call id. */
+function recordedResults(messages: readonly ReplayMessage[], from: number): Map<string, ReplayMessage> {
+	const out = new Map<string, ReplayMessage>();
+	for (let i = from; i < messages.length; i++) {
+		const m = (messages[i] as ReplayMessage).message;
+		if (m.role !== "toolResult" || typeof m.toolCallId !== "string") break;
+		out.set(m.toolCallId, messages[i] as ReplayMessage);
+	}
+	return out;
+}
+
+/** One replay in progress: the runtime, its simulated session and provider, and what was billed. */
+class Replay {
+	readonly requests: SimRequest[] = [];
+	readonly errors: string[] = [];
+	readonly divergences: SimResult["divergences"][number][] = [];
+	readonly host: Host;
+	private readonly cache: PrefixCache;
+	private readonly runtime: FoldRuntime;
+	private readonly session: SimSession;
+	private readonly options: DriveOptions;
+
+	constructor(runtime: FoldRuntime, session: SimSession, options: DriveOptions) {
+		this.runtime = runtime;
+		this.session = session;
+		this.options = options;
+		this.host = session.host({ decisionEntryType: runtime.names.decisionEntryType, receiptType: runtime.receiptType });
+		this.cache = new PrefixCache(options.cacheTtlMs);
+	}
+
+	/** Builds, observes, fences and bills the request that produces `reply` (the message at `at`). */
+	request(reply: TranscriptMessage, at: number): SimRequest {
+		const { runtime, host } = this;
+		const conversation = this.session.llmMessages();
+		const digests = runtime.telemetry.digests(conversation);
+		const verdict = runtime.fence(host, conversation, digests);
+		const observed = runtime.observe(host, conversation, digests);
+		const system: TranscriptMessage = { role: "system", content: host.systemPrompt() };
+		const usage = this.cache.request([system, ...conversation], host.now(), JSON.stringify(reply.content ?? "").length);
+		runtime.recordUsage({ input: 0, cacheRead: usage.cacheRead, cacheWrite: usage.fresh });
+		const request = { ...usage, at, kind: observed.kind, commitSeq: observed.commitSeq, fenced: verdict.abort };
+		this.requests.push(request);
+		this.options.onRequest?.(request);
+		return request;
+	}
+
+	/** The result of one tool call: the context tool runs through the runtime; others come from the recording. */
+	async result(reply: TranscriptMessage, call: { id: string; name: string }, recorded: Map<string, ReplayMessage>) {
+		await this.runtime.beforeBlockingCall(this.host, call.name);
+		const kept = recorded.get(call.id);
+		if (call.name !== this.runtime.options.toolName) return kept;
+		const replayed = await runContextTool(this.runtime, this.host, reply, call);
+		const was = kept ? contentText(kept.message.content) : undefined;
+		const now = contentText(replayed.message.content);
+		if (was !== undefined && was !== now) this.divergences.push({ callId: call.id, recorded: was, replayed: now });
+		return kept ?? replayed;
+	}
+
+	/** The boundary `at`: the runtime's drafts applied as Pi applies them. */
+	async boundary(at: BoundaryKind): Promise<void> {
+		const drafts = await this.runtime.boundary(this.host, at, this.session.llmMessages());
+		if (drafts) this.session.applyDrafts(drafts);
+	}
+
+	/** One assistant turn: the request, the reply, its tool results, the boundaries. Returns false when fenced. */
+	async turn(item: ReplayMessage, at: number, recorded: Map<string, ReplayMessage>): Promise<boolean> {
+		const reply = item.message;
+		if (this.request(reply, at).fenced) return false;
+		this.session.appendMessage(reply, item.id);
+		const calls = toolCallsOf(reply);
+		for (const call of calls) {
+			const result = await this.result(reply, call, recorded);
+			if (result) this.session.appendMessage(result.message, result.id);
+			else this.errors.push(`no result for tool call ${call.id} (${call.name})`);
+		}
+		await this.boundary("turn_end");
+		if (calls.length === 0) await this.boundary("settle");
+		return true;
+	}
+}
+
+export async function drive(
+	runtime: FoldRuntime,
+	session: SimSession,
+	messages: readonly ReplayMessage[],
+	options: DriveOptions = {},
+): Promise<SimResult> {
+	const replay = new Replay(runtime, session, options);
+	runtime.rebuild(replay.host, "since the replay started");
+	const done = (stopped: boolean): SimResult => ({
+		requests: replay.requests,
+		stopped,
+		errors: replay.errors,
+		divergences: replay.divergences,
+	});
+	let i = 0;
+	while (i < messages.length) {
+		const item = messages[i] as ReplayMessage;
+		if (item.idleMs) session.advance(item.idleMs);
+		if (item.message.role !== "assistant") {
+			if (item.message.role !== "toolResult") session.appendMessage(item.message, item.id);
+			i++;
+			continue;
+		}
+		const recorded = recordedResults(messages, i + 1);
+		if (!(await replay.turn(item, i, recorded))) return done(true);
+		i += 1 + recorded.size;
+	}
+	return done(false);
+}
+
+/** Runs one call of the context tool through the runtime; its result message, as Pi would store it. */
+async function runContextTool(
+	runtime: FoldRuntime,
+	host: Host,
+	assistant: TranscriptMessage,
+	call: { id: string; name: string },
+): Promise<ReplayMessage> {
+	const block = (assistant.content as { type?: string; id?: string; arguments?: unknown }[]).find(
+		(b) => b.type === "toolCall" && b.id === call.id,
+	);
+	let text: string;
+	let isError = false;
+	try {
+		const result = await callTool(runtime, host, block?.arguments ?? {}, "agent");
+		text = result.text;
+		isError = result.isError === true;
+	} catch (error) {
+		text = errorMessage(error);
+		isError = true;
+	}
+	return {
+		message: {
+			role: "toolResult",
+			toolCallId: call.id,
+			toolName: call.name,
+			content: [{ type: "text", text }],
+			isError,
+		},
+	};
+}

@@ -1,0 +1,41 @@
+// An in-memory fold store for the simulator: the same contract as the on-disk FoldStore (content
+// addressed by SHA-256, every read verified, bounded slices snapped to UTF-8 boundaries), with no
+// files, so a replay of hundreds of sessions touches no disk. Pure in-memory.
+
+import type { SourceStore } from "../runtime/index.ts";
+import { sha256Hex, snapUtf8Range } from "../wasm/index.ts";
+
+export class MemoryStore implements SourceStore {
+	private readonly blobs = new Map<string, Uint8Array>();
+
+	async put(source: string): Promise<{ sha256: string; bytes: number }> {
+		const bytes = new TextEncoder().encode(source);
+		const sha256 = sha256Hex(bytes);
+		this.blobs.set(sha256, bytes);
+		return { sha256, bytes: bytes.length };
+	}
+
+	private verified(sha256: string, label: string): Uint8Array {
+		const bytes = this.blobs.get(sha256);
+		if (!bytes) throw new Error(`${label}: no source ${sha256.slice(0, 16)}… in the store`);
+		const actual = sha256Hex(bytes);
+		if (actual !== sha256)
+			throw new Error(`${label}: source hashes to ${actual.slice(0, 16)}…, expected ${sha256.slice(0, 16)}…`);
+		return bytes;
+	}
+
+	async read(sha256: string, label: string): Promise<string> {
+		return new TextDecoder().decode(this.verified(sha256, label));
+	}
+
+	async readSlice(sha256: string, offset: number, bytes: number, label: string) {
+		const all = this.verified(sha256, label);
+		const { start, end } = snapUtf8Range(all, Math.min(offset, all.length), Math.max(0, bytes));
+		return { text: new TextDecoder().decode(all.subarray(start, end)), start, end, totalBytes: all.length };
+	}
+
+	/** Replaces a stored blob's bytes (tests of tamper refusal). */
+	tamper(sha256: string, text: string): void {
+		this.blobs.set(sha256, new TextEncoder().encode(text));
+	}
+}
