@@ -21,6 +21,7 @@ export const DEFAULT_ARMS: readonly string[] = [
 	"native",
 	"unmanaged",
 	"pifold-ladder",
+	"pifold-agent",
 	"pifold-immediate",
 	"pifold-epoch",
 ];

@@ -34,7 +34,6 @@ export type {
 	CustomMessageDraft,
 	Host,
 	ModelInfo,
-	ModelPrices,
 	Notify,
 	SessionLocation,
 	SourceStore,

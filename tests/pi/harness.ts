@@ -95,7 +95,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 		customTools: [probeTool],
 		tools: ["probe", "active_context"],
 		extension: (api, see) => {
-			fold = registerPiFold(api, options.options, options.extras);
+			// Most runtime tests pin immediate scheduling's mechanics; cost scheduling (the default) has its own tests.
+			fold = registerPiFold(api, { foldScheduling: "immediate", ...options.options }, options.extras);
 			api.on("session_start", async (_event, ctx) => {
 				see(ctx);
 			});

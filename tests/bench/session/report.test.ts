@@ -137,6 +137,7 @@ describe("pi-fold demo flags", () => {
 			"native",
 			"unmanaged",
 			"pifold-ladder",
+			"pifold-agent",
 			"pifold-immediate",
 			"pifold-epoch",
 		]);
