@@ -5,7 +5,7 @@
 // stream and the multi-lane entry point) is built in here, so it runs whatever the import order;
 // other modules may add theirs with registerCoreSelfTest. Pure in-memory work; no file or network I/O.
 
-import { SCALAR_WASM_BASE64, SCALAR_WASM_SHA256, SIMD_WASM_BASE64, SIMD_WASM_SHA256 } from "./generated/core-wasm.ts";
+import { SCALAR_WASM_BASE64, SCALAR_WASM_SHA256, SIMD_WASM_BASE64, SIMD_WASM_SHA256 } from "./core-wasm.generated.ts";
 import { sha256SelfTest } from "./sha256-abi.ts";
 
 /** Which compiled build of assembly/ is serving calls. */
