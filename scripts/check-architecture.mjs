@@ -14,6 +14,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Which layers each src/ layer may import (itself always). Order: bottom to top. */
 export const LAYERS = {
 	common: [],
+	args: [],
 	wasm: ["common"],
 	verify: ["common", "wasm"],
 	store: ["common", "wasm", "verify"],
@@ -63,7 +64,7 @@ export const LAYERS = {
 		"options",
 		"runtime",
 	],
-	cli: ["common", "wasm", "verify", "store"],
+	cli: ["common", "args", "wasm", "verify", "store"],
 	"(entry)": ["pi", "options"],
 };
 
