@@ -58,11 +58,14 @@ function requestHooks(pi: ExtensionAPI, fold: PiFold): void {
 		guard("context", (event, ctx) => {
 			const host = fold.host(ctx);
 			const { verdict } = runtime.request(host, event.messages);
-			if (verdict.abort) {
-				ctx.abort();
-				const advice = "/compact (Pi's native compaction) can make room";
-				host.notify(`${runtime.options.brandNoun} fence: ${verdict.message}; ${advice}`, "error");
-			}
+			if (verdict.abort) ctx.abort();
+			if (verdict.message)
+				runtime.notifyOnce(
+					host,
+					`fence:${verdict.abort}`,
+					`${runtime.options.brandNoun}: ${verdict.message}`,
+					verdict.abort ? "error" : "warning",
+				);
 			return undefined;
 		}),
 	);

@@ -36,6 +36,7 @@ export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionCon
 	return {
 		readBranch: () => readBranch(sm, decisionType, runtime.receiptType),
 		branchRecords: () => branchRecords(sm, decisionType),
+		compactionCount: () => sm.getBranch().filter((e) => e.type === "compaction").length,
 		appendRecord: (record) => pi.appendEntry(decisionType, record),
 		session: () => ({ id: sm.getSessionId(), dir: sm.getSessionFile() ? sm.getSessionDir() : undefined }),
 		model: () => modelInfo(ctx.model),

@@ -61,6 +61,8 @@ export interface Host {
 	readBranch(): BranchView;
 	/** Only pi-fold's decision records on the active branch (cheaper than readBranch). */
 	branchRecords(): LogRecord[];
+	/** Native compactions on the active branch (each rewrites the window, as a commit does). */
+	compactionCount(): number;
 	/** Appends a decision record to the session (never sent to the model). */
 	appendRecord(record: DecisionRecord): void;
 	session(): SessionLocation;

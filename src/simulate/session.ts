@@ -35,6 +35,12 @@ export interface SimSessionOptions {
 	readonly now?: () => number;
 }
 
+/** The original message an entry adds to the foldable transcript (system messages are not part of it). */
+function transcriptMessageOf(entry: SimEntry, index: number): TranscriptMessage | undefined {
+	const message = messageOf(entry, index);
+	return message?.role === "system" ? undefined : message;
+}
+
 export class SimSession {
 	readonly entries: SimEntry[] = [];
 	readonly notices: { message: string; level: string }[] = [];
@@ -87,7 +93,12 @@ export class SimSession {
 		}
 	}
 
-	/** The conversation the next request carries, as the provider sees it (no system prompt). */
+	/** The conversation the next request carries, as Pi's `context` hook sees it (agent messages, no system prompt). */
+	contextMessages(): TranscriptMessage[] {
+		return projectedMessages(this.entries).filter((m) => m.role !== "system");
+	}
+
+	/** The same conversation as the provider sees it (Pi's convertToLlm): what a boundary previews. */
 	llmMessages(): TranscriptMessage[] {
 		return toLlm(projectedMessages(this.entries));
 	}
@@ -100,11 +111,12 @@ export class SimSession {
 				branchViewOf({
 					leafId: this.entries.at(-1)?.id ?? null,
 					branch: this.entries,
-					context: contextEntries(this.entries).map((entry, i) => ({ entry, message: messageOf(entry, i) })),
+					context: contextEntries(this.entries).map((entry, i) => ({ entry, message: transcriptMessageOf(entry, i) })),
 					decisionType: names.decisionEntryType,
 					receiptType: names.receiptType,
 				}),
 			branchRecords: () => recordsOf(this.entries, names.decisionEntryType),
+			compactionCount: () => this.entries.filter((e) => e.type === "compaction").length,
 			appendRecord: (record) =>
 				this.entries.push({ type: "custom", id: this.newId(), customType: names.decisionEntryType, data: record }),
 			session: () => ({ id: this.id, dir: undefined }),

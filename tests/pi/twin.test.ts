@@ -63,8 +63,11 @@ function piEdits(h: Harness): unknown[] {
 
 async function replay(h: Harness, options: PiFoldOptions) {
 	const runtime = new FoldRuntime(resolveOptions(options), () => new MemoryStore());
-	const session = new SimSession({ model: { contextWindow: WINDOW, maxTokens: 4096 } });
-	const result = await drive(runtime, session, recorded(h));
+	const session = new SimSession({
+		model: { contextWindow: WINDOW, maxTokens: 4096 },
+		systemPrompt: h.session.systemPrompt,
+	});
+	const result = await drive(runtime, session, recorded(h), { usage: "recorded" });
 	const decisions = session.entries.flatMap((e) =>
 		e.type === "custom" && e.customType === runtime.names.decisionEntryType ? [e.data] : [],
 	);
