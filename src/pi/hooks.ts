@@ -10,6 +10,7 @@ import { errorMessage } from "../common/index.ts";
 import type { BoundaryDraft, BoundaryKind } from "../runtime/index.ts";
 import type { PiFold } from "./host.ts";
 import { notifierFor } from "./notify.ts";
+import { registerOutputBudget } from "./output-budget.ts";
 
 function guard<E, R>(
 	event: string,
@@ -131,4 +132,5 @@ export function registerHooks(pi: ExtensionAPI, fold: PiFold): void {
 	requestHooks(pi, fold);
 	boundaryHooks(pi, fold);
 	toolHooks(pi, fold);
+	registerOutputBudget(pi);
 }
