@@ -16,9 +16,7 @@ function show(ctx: ExtensionCommandContext, text: string, level: "info" | "warni
 const VERBS = ["fold", "expand", "refold", "peek"] as const;
 
 /** Parses `/fold-context` arguments into tool arguments, or returns a usage error. */
-function parseFoldCommand(
-	args: string,
-): { ok: true; raw: Record<string, unknown> } | { ok: false; error: string } {
+function parseFoldCommand(args: string): { ok: true; raw: Record<string, unknown> } | { ok: false; error: string } {
 	const words = args.trim().split(/\s+/).filter(Boolean);
 	const [verb, id, ...rest] = words;
 	const usage =
