@@ -7,13 +7,14 @@
 // unfolded window left (measured: `max_tokens` 1 to a few hundred at a 32k window).
 //
 // The fix applies Pi's own rule (its `getContextUsage` trusts no usage captured before the latest
-// `context_edit` or compaction on the branch) to the request pi-ai sees: in the `context` hook, the
-// first message's timestamp is raised to the time of the latest edit or compaction. Every assistant
-// message answered before that edit then no longer describes the prefix, so pi-ai estimates the
-// prompt from the messages themselves until the next response reports a fresh usage. Only that
-// copy of the request changes (Pi clones the messages for every request); timestamps never reach a
-// provider, so no byte of any request body changes. Registered after the observer, which digests the
-// messages as Pi built them.
+// `context_edit` or compaction on the branch) to the request pi-ai sees: in the
+// `context_with_system` hook, the leading system message's timestamp is raised to the time of the
+// latest edit or compaction. Every assistant message answered before that edit then no longer
+// describes the prefix, so pi-ai estimates the prompt from the messages themselves until the next
+// response reports a fresh usage. Only that copy of the request changes (Pi clones the messages for
+// every request); a system message's timestamp never reaches a provider (pi-ai sends its text), so
+// no byte of any request body changes, and the conversation the `context` hook and pi-fold's
+// observer see is untouched.
 
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../common/index.ts";
@@ -35,7 +36,7 @@ export function latestRewriteTime(branch: Branch): number | null {
 /**
  * Raises the first message's timestamp to `since` (in place) so no usage reported before `since`
  * describes the prompt; returns whether it changed anything. The first message of a Pi request is
- * never an assistant message (a session opens with the user, or a compaction summary).
+ * its leading system message (else the user's, or a compaction summary), never an assistant's.
  */
 export function distrustUsageBefore(messages: readonly unknown[], since: number): boolean {
 	const first = messages[0] as { role?: unknown; timestamp?: unknown } | undefined;
@@ -45,15 +46,15 @@ export function distrustUsageBefore(messages: readonly unknown[], since: number)
 	return true;
 }
 
-/** Registers the `context` handler (after pi-fold's observer) that keeps pi-ai from trusting pre-commit usage. */
+/** Registers the `context_with_system` handler that keeps pi-ai from trusting pre-commit usage. */
 export function registerOutputBudget(pi: ExtensionAPI): void {
-	pi.on("context", (event, ctx) => {
+	pi.on("context_with_system", (event, ctx) => {
 		try {
 			const since = latestRewriteTime(ctx.sessionManager.getBranch());
 			if (since !== null) distrustUsageBefore(event.messages, since);
 		} catch (error) {
 			// Only the output estimate is at stake; the request goes out as Pi built it.
-			notifierFor(ctx)(`context (output budget) failed: ${errorMessage(error)}`, "error");
+			notifierFor(ctx)(`context_with_system (output budget) failed: ${errorMessage(error)}`, "error");
 		}
 		return undefined;
 	});

@@ -1,8 +1,8 @@
 // The output budget after a commit (src/pi/output-budget.ts) against pi-ai's own clamp: pi-ai sizes
 // `max_tokens` from the last assistant message's usage unless a message with a newer timestamp
 // precedes it. A fold keeps timestamps, so the pre-fold usage is trusted and the output clamps to
-// 1; raising the first message's timestamp to the commit's time makes pi-ai estimate the folded
-// prompt instead. The wire tests (tests/wire/) show the same on real request bodies.
+// 1; raising the first message's timestamp (the leading system message's, in a real request) to
+// the commit's time makes pi-ai estimate the folded prompt instead. The wire tests (tests/wire/) show the same on real request bodies.
 
 import { clampMaxTokensToContext } from "@earendil-works/pi-ai/api/simple-options";
 import { describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ const model = { contextWindow: 32_000, maxTokens: 4_096 } as Parameters<typeof c
 function foldedWindow() {
 	const usage = { input: 100, output: 50, cacheRead: 27_850, cacheWrite: 0, totalTokens: 28_000 };
 	return [
+		{ role: "system", content: "You are a coding agent.", timestamp: 500 },
 		{ role: "user", content: "go", timestamp: 1_000 },
 		{
 			role: "assistant",
@@ -58,7 +59,7 @@ describe("the output budget after a commit", () => {
 	it("keeps trusting a response newer than the commit, and leaves assistant-first or newer windows alone", () => {
 		const messages = foldedWindow();
 		const fresh = { input: 100, output: 50, cacheRead: 24_800, cacheWrite: 0, totalTokens: 24_950 };
-		Object.assign(messages[2] as object, { usage: fresh });
+		Object.assign(messages[3] as object, { usage: fresh });
 		distrustUsageBefore(messages, 2_500);
 		// The turn at 3,000 answered after the edit at 2,500: its usage describes the prompt.
 		expect(clamp(messages)).toBe(32_000 - 24_950 - 200 - 4_096);
