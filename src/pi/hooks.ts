@@ -8,8 +8,10 @@
 import type { ExtensionAPI, ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../common/index.ts";
 import type { BoundaryDraft, BoundaryKind } from "../runtime/index.ts";
+import { registerAnthropicCache } from "./anthropic-cache.ts";
 import type { PiFold } from "./host.ts";
 import { notifierFor } from "./notify.ts";
+import { registerOutputBudget } from "./output-budget.ts";
 
 function guard<E, R>(
 	event: string,
@@ -130,4 +132,6 @@ export function registerHooks(pi: ExtensionAPI, fold: PiFold): void {
 	requestHooks(pi, fold);
 	boundaryHooks(pi, fold);
 	toolHooks(pi, fold);
+	registerOutputBudget(pi);
+	registerAnthropicCache(pi, fold);
 }

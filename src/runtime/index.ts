@@ -46,6 +46,7 @@ export {
 	FoldRuntime,
 	type StoreFactory,
 } from "./runtime.ts";
+export { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
 export { type MarkStatus, type SchedulingStatus, type StatusModel, statusModel } from "./status/model.ts";
 export { renderStatus, STATUS_PAGE_SIZE, type StatusRequest } from "./status/render.ts";
 export { SuggestionRegistry, suggestionAcceptEntryType } from "./suggestions.ts";

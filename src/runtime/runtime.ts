@@ -48,6 +48,7 @@ import { newestUnitName, RequestEstimator } from "./fence.ts";
 import { SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
+import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
 import { type CompactionNote, Telemetry } from "./telemetry.ts";
 
 /** Builds the fold store for a directory (tests substitute a store that fails on purpose). */
@@ -134,6 +135,11 @@ export class FoldRuntime {
 		const view = host.readBranch();
 		const state = this.log.sync(view.records);
 		return buildSnapshot(view, state, this.log.known, budgetFor(host.model(), this.options.providerTotalWindow));
+	}
+
+	/** The first entry the next commit could change (stable-prefix.ts): a host caches the prefix before it. */
+	stablePrefixEnd(host: Pick<Host, "readBranch" | "model">): StablePrefix {
+		return stablePrefix(this.snapshot(host), this.options);
 	}
 
 	/** Every fold record an accepted decision named (dissolved ones included). */

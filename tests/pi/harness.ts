@@ -43,6 +43,8 @@ export interface HarnessOptions extends PiSessionSettings {
 	extras?: RegisterExtras;
 	/** Extra registration run at extension load (after pi-fold). */
 	setup?: (pi: ExtensionAPI) => void;
+	/** The `probe` tool to offer (default {@link probeTool}). */
+	probe?: ToolDefinition;
 }
 
 export interface Harness extends PiSession {
@@ -92,7 +94,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 	let fold: PiFold | undefined;
 	const pi = await createPiSession(options, {
 		tempPrefix: "pi-fold-runtime-",
-		customTools: [probeTool],
+		customTools: [options.probe ?? probeTool],
 		tools: ["probe", "active_context"],
 		extension: (api, see) => {
 			// Most runtime tests pin immediate scheduling's mechanics; cost scheduling (the default) has its own tests.

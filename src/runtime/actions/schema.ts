@@ -60,7 +60,9 @@ const variants = {
 			.array(z.string().min(1))
 			.min(1)
 			.optional()
-			.describe("protect/unprotect: entry ids; reboundary: the fold ids to dissolve or merge"),
+			.describe(
+				"protect/unprotect: entry ids (a tool call id names its result); reboundary: the fold ids to dissolve or merge",
+			),
 		id: foldId.optional(),
 	}),
 	unprotect: z.strictObject({

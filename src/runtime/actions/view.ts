@@ -6,6 +6,7 @@
 import { briefProblem } from "../../briefs/index.ts";
 import { errorMessage } from "../../common/index.ts";
 import { parseFoldSource } from "../../lattice/index.ts";
+import { resolveId } from "../../policy/index.ts";
 import { type ActionInput, type ActionResult, landing, plural, refuse } from "./shared.ts";
 
 export async function expandAction(input: ActionInput, args: { id: string }): Promise<ActionResult> {
@@ -71,7 +72,8 @@ export function protectAction(
 			details: { action: verb, id: args.id },
 		};
 	}
-	const ids = [...new Set(args.ids ?? [])];
+	// An id as the model saw it: an entry id, or a tool call id (either half of a Responses `call_id|item_id`).
+	const ids = [...new Set((args.ids ?? []).map((id) => resolveId(snap, id)))];
 	const known = new Set(snap.view.transcript.map((e) => e.id));
 	const missing = ids.find((id) => !known.has(id));
 	if (missing !== undefined) return refuse(verb, `entry ${missing} is not an entry of this branch's context`);
