@@ -55,7 +55,7 @@ describe("blockingTools", () => {
 				summarizer: "deterministic",
 			},
 		});
-		const keys = Array.from({ length: 6 }, (_, i) => `big${i + 1}`);
+		const keys = Array.from({ length: 5 }, (_, i) => `big${i + 1}`);
 		h.script([...keys.map((k) => callProbes(k)), say("done")]);
 		await h.run("go");
 		const marks = records(h).filter((r) => r.kind === "mark");
