@@ -1,14 +1,16 @@
 // The human commands: /context (a readable status: folds and the window band) and
 // /fold-context <fold|expand|refold|peek> <id> [...] (names from options.commandNames). They record
 // decisions that the next turn boundary commits, and say so. Output goes to the UI (notify) or,
-// without a UI (print/json mode), to stdout; never into the model's window.
+// without a UI (print/json mode), to stdout, with unsafe characters escaped visibly; never into
+// the model's window.
 
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { errorMessage } from "../common/index.ts";
+import { errorMessage, escapeUnsafe } from "../common/index.ts";
 import { callTool, renderStatus, statusModel } from "../runtime/index.ts";
 import type { PiFold } from "./host.ts";
 
-function show(ctx: ExtensionCommandContext, text: string, level: "info" | "warning" | "error" = "info"): void {
+function show(ctx: ExtensionCommandContext, raw: string, level: "info" | "warning" | "error" = "info"): void {
+	const text = escapeUnsafe(raw);
 	if (ctx.hasUI) ctx.ui.notify(text, level);
 	else process.stdout.write(`${text}\n`);
 }
