@@ -1,9 +1,10 @@
 // The runtime's `Host` over Pi: the active branch from Pi's session manager (branch.ts), decision
-// records appended with `pi.appendEntry`, the session's model, Pi's own context estimate, the system
+// records appended with `pi.appendEntry`, Pi's agent directory (`getAgentDir()`: where the records'
+// key lives), the session's model, Pi's own context estimate, the system
 // prompt, model-written briefs through Pi's model registry (summarizer.ts) and the out-of-band
 // notifier. Built per hook or tool call, because Pi may replace its session between calls.
 
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
 import type { FoldKind } from "../lattice/index.ts";
 import type { BriefOut, FoldRuntime, Host } from "../runtime/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
@@ -31,6 +32,7 @@ export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionCon
 		branchRecords: () => branchRecords(sm, decisionType),
 		appendRecord: (record) => pi.appendEntry(decisionType, record),
 		session: () => ({ id: sm.getSessionId(), dir: sm.getSessionFile() ? sm.getSessionDir() : undefined }),
+		agentDir: () => getAgentDir(),
 		model: () => ctx.model,
 		contextTokens: () => {
 			const usage = ctx.getContextUsage?.();

@@ -17,17 +17,11 @@ import {
 	type Snapshot,
 } from "../policy/index.ts";
 import type { RequestObservation, Usage } from "../projection/index.ts";
-import {
-	type Actor,
-	chainRecord,
-	type DecisionBody,
-	DecisionLog,
-	type DecisionRecord,
-	type FoldState,
-} from "../state/index.ts";
+import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
 import { FoldStore, resolveStoreDir } from "../store/index.ts";
 import { blockingFold } from "./blocking.ts";
 import { commitActor, commitBody, freedTokens, gate, ladderDecisions, type Occupancy, placeMarks } from "./boundary.ts";
+import { chainKeyFor, processChainKey } from "./chain-key.ts";
 import { compactionDecision } from "./compaction.ts";
 import { type CommitBody, planEdits } from "./edit-plan.ts";
 import { RequestEstimator } from "./fence.ts";
@@ -55,7 +49,7 @@ export class FoldRuntime {
 	readonly names: ReturnType<typeof derivedNames>;
 	readonly telemetry = new Telemetry();
 	private readonly storeFactory: StoreFactory;
-	private log = new DecisionLog();
+	private log = new DecisionLog(processChainKey());
 	private sourceStore: SourceStore | null = null;
 	private storeDir: string | null = null;
 	private estimator = new RequestEstimator();
@@ -98,7 +92,7 @@ export class FoldRuntime {
 
 	/** Rebuilds everything from the branch (session start of every reason, and /tree navigation). */
 	rebuild(host: Host, why: string): void {
-		this.log = new DecisionLog();
+		this.log = new DecisionLog(chainKeyFor(host));
 		this.estimator = new RequestEstimator();
 		this.telemetry.restartWindow(why);
 		this.sourceStore = null;
@@ -151,7 +145,7 @@ export class FoldRuntime {
 	/** Chains `body` after the branch's last record and appends it. Call inside `exclusive`. */
 	decide(host: Pick<Host, "branchRecords" | "appendRecord">, body: DecisionBody): DecisionRecord {
 		const state = this.sync(host);
-		const record = chainRecord(body, state.lastDigest);
+		const record = this.log.chain(body, state.lastDigest);
 		host.appendRecord(record);
 		this.actors.add(body.actor);
 		this.sync(host);
@@ -244,7 +238,7 @@ export class FoldRuntime {
 		freed: number;
 	}): BoundaryDraft[] {
 		const { body, snap } = planned;
-		const record = chainRecord(body, snap.state.lastDigest);
+		const record = this.log.chain(body, snap.state.lastDigest);
 		this.actors.clear();
 		const automatic = this.options.foldScheduling === "epoch" || planned.ladder.length > 0;
 		const text = automatic ? receiptText(body, this.options.brandNoun, planned.ladder, planned.freed) : null;
