@@ -1,12 +1,12 @@
 // The human commands: /context (a readable status: folds and the window band) and
-// /fold-context <fold|expand|refold|peek> <id> [...] (names from options.commandNames). They record
-// decisions that the next turn boundary commits, and say so. Output goes to the UI (notify) or,
+// /fold-context <fold|expand|refold|peek> <id> [...] | adopt (names from options.commandNames).
+// They record decisions that the next turn boundary commits, and say so. Output goes to the UI (notify) or,
 // without a UI (print/json mode), to stdout, with unsafe characters escaped visibly; never into
 // the model's window.
 
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage, escapeUnsafe } from "../common/index.ts";
-import { callTool, renderStatus, statusModel } from "../runtime/index.ts";
+import { adoptHeld, callTool, renderStatus, statusModel } from "../runtime/index.ts";
 import type { PiFold } from "./host.ts";
 
 function show(ctx: ExtensionCommandContext, raw: string, level: "info" | "warning" | "error" = "info"): void {
@@ -18,9 +18,7 @@ function show(ctx: ExtensionCommandContext, raw: string, level: "info" | "warnin
 const VERBS = ["fold", "expand", "refold", "peek"] as const;
 
 /** Parses `/fold-context` arguments into tool arguments, or returns a usage error. */
-function parseFoldCommand(
-	args: string,
-): { ok: true; raw: Record<string, unknown> } | { ok: false; error: string } {
+function parseFoldCommand(args: string): { ok: true; raw: Record<string, unknown> } | { ok: false; error: string } {
 	const words = args.trim().split(/\s+/).filter(Boolean);
 	const [verb, id, ...rest] = words;
 	const usage =
@@ -65,13 +63,15 @@ export function registerCommands(pi: ExtensionAPI, piFold: PiFold): void {
 		},
 	});
 	pi.registerCommand(fold, {
-		description: "Fold, expand, refold or peek by handle: fold <from> [to] [brief] | expand|refold|peek <fold-id>",
+		description:
+			"Fold, expand, refold or peek by handle: fold <from> [to] [brief] | expand|refold|peek <fold-id> | adopt (vouch for held records)",
 		getArgumentCompletions: (prefix) => {
 			const words = prefix.trimStart().split(/\s+/);
 			if (words.length > 1) return null;
 			return VERBS.filter((v) => v.startsWith(words[0] ?? "")).map((v) => ({ value: `${v} `, label: v }));
 		},
 		handler: async (args, ctx) => {
+			if (args.trim() === "adopt") return show(ctx, (await adoptHeld(runtime, piFold.host(ctx))).text);
 			const parsed = parseFoldCommand(args);
 			if (!parsed.ok) {
 				show(ctx, `/${fold}: ${parsed.error}`, "warning");

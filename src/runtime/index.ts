@@ -13,6 +13,7 @@ export {
 	shapeOf,
 	toolParameters,
 } from "./actions/index.ts";
+export { adoptHeld } from "./adopt.ts";
 export type { Occupancy } from "./boundary.ts";
 export { type BranchViewInput, branchViewOf, type EntryView, recordsOf } from "./branch-view.ts";
 export { candidatesFor } from "./candidates.ts";
