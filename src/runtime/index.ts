@@ -14,6 +14,7 @@ export {
 	toolParameters,
 } from "./actions/index.ts";
 export { adoptHeld } from "./adopt.ts";
+export { bindingProblem, ensureBound, readBoundSource } from "./bound-source.ts";
 export type { Occupancy } from "./boundary.ts";
 export { type BranchViewInput, branchViewOf, type EntryView, recordsOf } from "./branch-view.ts";
 export { candidatesFor } from "./candidates.ts";
