@@ -43,6 +43,8 @@ export interface HarnessOptions extends PiSessionSettings {
 	extras?: RegisterExtras;
 	/** Extra registration run at extension load (after pi-fold). */
 	setup?: (pi: ExtensionAPI) => void;
+	/** Pi's tool allowlist (default: probe and active_context). */
+	tools?: string[];
 }
 
 export interface Harness extends PiSession {
@@ -89,11 +91,13 @@ export function tempDir(prefix = "pi-fold-runtime-"): string {
 }
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+	// Capture before the session starts: session_start may already tell the human something.
+	captureNotices();
 	let fold: PiFold | undefined;
 	const pi = await createPiSession(options, {
 		tempPrefix: "pi-fold-runtime-",
 		customTools: [probeTool],
-		tools: ["probe", "active_context"],
+		tools: options.tools ?? ["probe", "active_context"],
 		extension: (api, see) => {
 			fold = registerPiFold(api, options.options, options.extras);
 			api.on("session_start", async (_event, ctx) => {
@@ -107,7 +111,6 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 	});
 	const registered = fold;
 	if (!registered) throw new Error("pi-fold did not register");
-	captureNotices();
 	const notices = allNotices;
 	return { ...pi, runtime: registered.runtime, host: () => registered.host(pi.ctx()), notices };
 }
