@@ -3,10 +3,9 @@
 // session's model (the faux model, answered by the policy's extractive brief writer). The arms differ in scheduling
 // and in what the scripted agent does with the tool. Also reads each run's fold measures back from the session.
 
-import { type AgentSession, getAgentDir } from "@earendil-works/pi-coding-agent";
+import type { AgentSession } from "@earendil-works/pi-coding-agent";
 import type { PiFoldOptions } from "../../src/options/index.ts";
-import { type PiFold, registerPiFold } from "../../src/pi/index.ts";
-import { loadChainKey } from "../../src/runtime/index.ts";
+import { type PiFold, piChainKey, registerPiFold } from "../../src/pi/index.ts";
 import { emptyState, replay } from "../../src/state/index.ts";
 import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arm-types.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
@@ -67,7 +66,7 @@ export function foldMetrics(session: AgentSession, env: ArmEnv): FoldMetrics {
 	const records = session.sessionManager
 		.getBranch()
 		.flatMap((e) => (e.type === "custom" && e.customType === decisionType ? [{ entryId: e.id, data: e.data }] : []));
-	const state = replay(records, emptyState(), loadChainKey(getAgentDir()).key);
+	const state = replay(records, emptyState(), piChainKey());
 	const folds = [...state.folds.values()];
 	const counts = runtime?.telemetry.view().counters;
 	return {

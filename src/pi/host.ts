@@ -6,7 +6,8 @@
 
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
 import type { FoldKind } from "../lattice/index.ts";
-import type { BriefOut, FoldRuntime, Host } from "../runtime/index.ts";
+import { type BriefOut, type FoldRuntime, type Host, loadChainKey } from "../runtime/index.ts";
+import type { ChainKey } from "../state/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 import { branchRecords, readBranch } from "./branch.ts";
 import { notifierFor } from "./notify.ts";
@@ -23,6 +24,11 @@ export type PiBriefWriter = (
 	leaves: readonly TranscriptEntry[],
 	kind: FoldKind,
 ) => Promise<BriefOut>;
+
+/** The key Pi's host signs and verifies decision records with: the one in Pi's agent directory. */
+export function piChainKey(): ChainKey {
+	return loadChainKey(getAgentDir()).key;
+}
 
 export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionContext, writeBrief: PiBriefWriter): Host {
 	const sm = ctx.sessionManager;
