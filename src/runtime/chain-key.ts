@@ -44,6 +44,8 @@ export interface LoadedChainKey {
 
 let processKey: ChainKey | undefined;
 const loaded = new Map<string, LoadedChainKey>();
+/** Key-file problems already told to the human (once per process). */
+const reported = new Set<string>();
 
 /** This process's in-memory key (records it signs verify only in this process). */
 export function processChainKey(): ChainKey {
@@ -148,7 +150,6 @@ export function chainKeyFor(host: Pick<Host, "agentDir" | "notify">): ChainKey {
 	}
 	return result.key;
 }
-const reported = new Set<string>();
 
 /** Forgets loaded keys (tests that change a key file between loads). */
 export function forgetChainKeys(): void {

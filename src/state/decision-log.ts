@@ -1,6 +1,6 @@
 // The runtime's view of the decision log on the active branch: replays the branch's records into a
 // FoldState incrementally (only records after the last synced one; a full replay when the branch
-// changed under it, when its last record was refused or held, or when an adopt record arrives),
+// changed under it, when its last record was refused, or when an adopt record arrives),
 // trusting records signed with its key, and remembers every fold record an accepted decision named,
 // so a dissolved or merged fold's source can still be found for a restore. It also chains new
 // records with that key. In-memory; reads no files.
@@ -68,7 +68,10 @@ export class DecisionLog {
 			if (fold && typeof fold.id === "string")
 				this.knownFolds.set(fold.id, { ...fold, brief: escapeUnsafe(fold.brief) });
 		}
-		this.lastRefused = refused.has(fresh.at(-1)?.entryId ?? "");
+		// After a refused record replay relaxes the next link check, so the next sync replays in full; a
+		// held record advanced the chain like an accepted one, so an incremental sync stays exact.
+		const last = fresh.at(-1)?.entryId ?? "";
+		this.lastRefused = this.current.refusals.some((r) => r.entryId === last && !r.held);
 		return this.current;
 	}
 }

@@ -210,6 +210,11 @@ describe("held records and the human's adopt", () => {
 		const decisionLog = new DecisionLog(mine);
 		decisionLog.sync(old);
 		expect(decisionLog.state.folds.size).toBe(0);
+		// A record of this key after held ones syncs incrementally to what a full replay gives.
+		const own = log(bodies.slice(4, 5), mine, 10, tail);
+		decisionLog.sync([...old, ...own]);
+		expect(decisionLog.state).toEqual(replay([...old, ...own], emptyState(), mine));
+		expect(decisionLog.state.folds.size).toBe(1);
 		decisionLog.sync([...old, ...rest]);
 		expect(decisionLog.state.folds.size).toBe(3);
 		expect(decisionLog.state.refusals).toEqual([]);
