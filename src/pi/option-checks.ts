@@ -122,7 +122,16 @@ export function registerToolChecked(
 		reporter.attach(ctx);
 		if (registered) return;
 		const name = fold.runtime.options.toolName;
-		const taken = pi.getAllTools().find((tool) => tool.name === name);
+		let taken: ToolInfo | undefined;
+		try {
+			taken = pi.getAllTools().find((tool) => tool.name === name);
+		} catch (error) {
+			reporter.report(
+				`toolName:${name}`,
+				`toolName "${name}" could not be checked against the session's tools (${errorMessage(error)}): pi-fold did not register its context tool`,
+			);
+			return;
+		}
 		if (taken) {
 			reporter.report(
 				`toolName:${name}`,
