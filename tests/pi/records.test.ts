@@ -5,9 +5,7 @@
 // is refused at peek and expand even when it is signed; a session resumed in another agent
 // directory holds its records until the human adopts them.
 
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { loadChainKey } from "../../src/runtime/index.ts";
@@ -20,6 +18,7 @@ import {
 	createHarness,
 	type Harness,
 	say,
+	tempDir,
 	toolTexts,
 } from "./harness.ts";
 
@@ -157,7 +156,7 @@ describe("a session resumed in another agent directory (another machine)", () =>
 		const h1 = await foldedSession();
 		const file = h1.sessionFile() as string;
 		const home = process.env.PI_CODING_AGENT_DIR;
-		process.env.PI_CODING_AGENT_DIR = mkdtempSync(join(tmpdir(), "pi-fold-other-agent-"));
+		process.env.PI_CODING_AGENT_DIR = tempDir("pi-fold-other-agent-");
 		try {
 			const seen = allNotices.length;
 			const h2 = await createHarness({ openFile: file, sessionDir: h1.sessionDir });
