@@ -1,14 +1,16 @@
 // The human commands: /context (a readable status: folds and the window band) and
-// /fold-context <fold|expand|refold|peek> <id> [...] (names from options.commandNames). They record
-// decisions that the next turn boundary commits, and say so. Output goes to the UI (notify) or,
-// without a UI (print/json mode), to stdout; never into the model's window.
+// /fold-context <fold|expand|refold|peek> <id> [...] | adopt (names from options.commandNames).
+// They record decisions that the next turn boundary commits, and say so. Output goes to the UI (notify) or,
+// without a UI (print/json mode), to stdout, with unsafe characters escaped visibly; never into
+// the model's window.
 
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { errorMessage } from "../common/index.ts";
-import { callTool, renderStatus, statusModel } from "../runtime/index.ts";
+import { errorMessage, escapeUnsafe } from "../common/index.ts";
+import { adoptHeld, callTool, renderStatus, statusModel } from "../runtime/index.ts";
 import type { PiFold } from "./host.ts";
 
-function show(ctx: ExtensionCommandContext, text: string, level: "info" | "warning" | "error" = "info"): void {
+function show(ctx: ExtensionCommandContext, raw: string, level: "info" | "warning" | "error" = "info"): void {
+	const text = escapeUnsafe(raw);
 	if (ctx.hasUI) ctx.ui.notify(text, level);
 	else process.stdout.write(`${text}\n`);
 }
@@ -61,13 +63,15 @@ export function registerCommands(pi: ExtensionAPI, piFold: PiFold): void {
 		},
 	});
 	pi.registerCommand(fold, {
-		description: "Fold, expand, refold or peek by handle: fold <from> [to] [brief] | expand|refold|peek <fold-id>",
+		description:
+			"Fold, expand, refold or peek by handle: fold <from> [to] [brief] | expand|refold|peek <fold-id> | adopt (vouch for held records)",
 		getArgumentCompletions: (prefix) => {
 			const words = prefix.trimStart().split(/\s+/);
 			if (words.length > 1) return null;
 			return VERBS.filter((v) => v.startsWith(words[0] ?? "")).map((v) => ({ value: `${v} `, label: v }));
 		},
 		handler: async (args, ctx) => {
+			if (args.trim() === "adopt") return show(ctx, (await adoptHeld(runtime, piFold.host(ctx))).text);
 			const parsed = parseFoldCommand(args);
 			if (!parsed.ok) {
 				show(ctx, `/${fold}: ${parsed.error}`, "warning");

@@ -1,6 +1,7 @@
-// Wires pi-fold into Pi: resolves the options, creates the runtime, and registers the hooks
-// (hooks.ts), the tool and the commands. The runtime itself knows nothing of Pi: each call gets a
-// host (host.ts) built from the event's context.
+// Wires pi-fold into Pi: resolves the options (callbacks contained: option-checks.ts), creates the
+// runtime, and registers the hooks (hooks.ts), the tool (at session start, unless its name is
+// taken), the checks of the options against the session, and the commands. The runtime itself knows
+// nothing of Pi: each call gets a host (host.ts) built from the event's context.
 
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { type PiFoldOptions, resolveOptions } from "../options/index.ts";
@@ -10,6 +11,7 @@ import { registerCommands } from "./commands.ts";
 import { registerHooks } from "./hooks.ts";
 import { type PiFold, piHost } from "./host.ts";
 import { registerIntegrations } from "./integrations.ts";
+import { containCallbacks, OptionReporter, registerToolChecked, registerWindowCheck } from "./option-checks.ts";
 import { briefWriterFor } from "./summarizer.ts";
 import { registerTool } from "./tool.ts";
 
@@ -22,13 +24,15 @@ export interface RegisterExtras {
 
 /** Registers pi-fold on `pi`; returns the runtime and its host accessor. */
 export function registerPiFold(pi: ExtensionAPI, options?: PiFoldOptions, extras: RegisterExtras = {}): PiFold {
-	const resolved = resolveOptions(options ?? {});
+	const reporter = new OptionReporter();
+	const resolved = containCallbacks(resolveOptions(options ?? {}), reporter);
 	core();
 	const runtime = new FoldRuntime(resolved, extras.storeFactory);
 	const writeBrief = briefWriterFor(runtime, extras.summaryTimeoutMs);
 	const fold: PiFold = { runtime, host: (ctx) => piHost(pi, runtime, ctx, writeBrief) };
 	registerHooks(pi, fold);
-	registerTool(pi, fold);
+	registerToolChecked(pi, fold, reporter, () => registerTool(pi, fold));
+	registerWindowCheck(pi, fold, reporter);
 	registerCommands(pi, fold);
 	registerIntegrations(pi, fold);
 	return fold;

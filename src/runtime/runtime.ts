@@ -20,14 +20,7 @@ import {
 	windowTokens,
 } from "../policy/index.ts";
 import type { RequestObservation, Usage } from "../projection/index.ts";
-import {
-	type Actor,
-	chainRecord,
-	type DecisionBody,
-	DecisionLog,
-	type DecisionRecord,
-	type FoldState,
-} from "../state/index.ts";
+import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
 import { FoldStore, resolveStoreDir } from "../store/index.ts";
 import { blockingFold } from "./blocking.ts";
 import {
@@ -41,6 +34,7 @@ import {
 	peekRiders,
 	placeMarks,
 } from "./boundary.ts";
+import { chainKeyFor, processChainKey } from "./chain-key.ts";
 import { compactionDecision } from "./compaction.ts";
 import { costGate } from "./cost-gate.ts";
 import { type CommitBody, planEdits } from "./edit-plan.ts";
@@ -71,7 +65,7 @@ export class FoldRuntime {
 	readonly names: ReturnType<typeof derivedNames>;
 	readonly telemetry = new Telemetry();
 	private readonly storeFactory: StoreFactory;
-	private log = new DecisionLog();
+	private log = new DecisionLog(processChainKey());
 	private sourceStore: SourceStore | null = null;
 	private storeDir: string | null = null;
 	private estimator = new RequestEstimator();
@@ -115,7 +109,7 @@ export class FoldRuntime {
 
 	/** Rebuilds everything from the branch (session start of every reason, and /tree navigation). */
 	rebuild(host: Host, why: string): void {
-		this.log = new DecisionLog();
+		this.log = new DecisionLog(chainKeyFor(host));
 		this.estimator = new RequestEstimator();
 		this.meter = new SessionMeter();
 		this.telemetry.restartWindow(why);
@@ -174,7 +168,7 @@ export class FoldRuntime {
 	/** Chains `body` after the branch's last record and appends it. Call inside `exclusive`. */
 	decide(host: Pick<Host, "branchRecords" | "appendRecord">, body: DecisionBody): DecisionRecord {
 		const state = this.sync(host);
-		const record = chainRecord(body, state.lastDigest);
+		const record = this.log.chain(body, state.lastDigest);
 		host.appendRecord(record);
 		this.actors.add(body.actor);
 		this.sync(host);
@@ -343,7 +337,7 @@ export class FoldRuntime {
 		prediction?: CommitPrediction | null;
 	}): BoundaryDraft[] {
 		const { body, snap } = planned;
-		const record = chainRecord(body, snap.state.lastDigest);
+		const record = this.log.chain(body, snap.state.lastDigest);
 		this.actors.clear();
 		const automatic = this.options.foldScheduling !== "immediate" || planned.ladder.length > 0;
 		const text = automatic ? receiptText(body, this.options.brandNoun, planned.ladder, planned.freed) : null;

@@ -1,6 +1,6 @@
 // A simulated session: one linear branch of Pi-shaped entries in memory, and the runtime `Host` over
-// it (the branch view, decision records appended as custom entries, a model with a window and
-// prices, a clock the caller controls, briefs from a writer the caller supplies, notices collected).
+// it (the branch view, decision records appended as custom entries, an optional agent directory for
+// the records' key, a model with a window and prices, a clock the caller controls, briefs from a writer the caller supplies, notices collected).
 // Boundary drafts are applied the way Pi applies them. No Pi, no files (the fold store is the
 // caller's). Pure in-memory apart from the store.
 
@@ -33,6 +33,8 @@ export interface SimSessionOptions {
 	readonly writeBrief?: (leaves: readonly TranscriptEntry[], kind: FoldKind) => Promise<BriefOut>;
 	/** The clock (default: a counter the caller advances with `advance`). */
 	readonly now?: () => number;
+	/** The agent directory holding the records' key (default none: a key that lives only in this process). */
+	readonly agentDir?: string;
 }
 
 /** The original message an entry adds to the foldable transcript (system messages are not part of it). */
@@ -120,6 +122,7 @@ export class SimSession {
 			appendRecord: (record) =>
 				this.entries.push({ type: "custom", id: this.newId(), customType: names.decisionEntryType, data: record }),
 			session: () => ({ id: this.id, dir: undefined }),
+			agentDir: () => this.options.agentDir,
 			model: () => model,
 			contextTokens: () => null,
 			systemPrompt: () => this.options.systemPrompt ?? "",

@@ -1,12 +1,13 @@
 // The actions that change how existing folds show, or what may fold: expand (outside-in, one level,
 // after verifying the source), refold, protect/unprotect, rebrief, and unmark (epoch only: withdraws a
 // pending mark). Each records one decision; the window changes at the next commit. The fold store
-// does the verified read; the runtime appends the record.
+// does the verified read (expand requires the source to be the fold's own: bound-source.ts); the
+// runtime appends the record.
 
 import { briefProblem } from "../../briefs/index.ts";
 import { errorMessage } from "../../common/index.ts";
-import { parseFoldSource } from "../../lattice/index.ts";
 import { resolveId } from "../../policy/index.ts";
+import { readBoundSource } from "../bound-source.ts";
 import { type ActionInput, type ActionResult, landing, plural, refuse } from "./shared.ts";
 
 export async function expandAction(input: ActionInput, args: { id: string }): Promise<ActionResult> {
@@ -29,11 +30,7 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 		);
 	let leaves: number;
 	try {
-		const source = await input.runtime.store(input.host).read(fold.record.sourceSha256, `fold ${args.id}`);
-		const parsed = parseFoldSource(source);
-		if (parsed.map((e) => e.id).join("\n") !== fold.record.leafIds.join("\n"))
-			throw new Error(`fold ${args.id}: the stored source does not list the fold's entries`);
-		leaves = parsed.length;
+		leaves = (await readBoundSource(input.runtime.store(input.host), fold.record)).length;
 	} catch (error) {
 		return refuse("expand", errorMessage(error), { id: args.id });
 	}

@@ -1,8 +1,10 @@
 // Renders the status model as bounded, paged text with structured details: the headline lines
 // (folds, window against the serving budget, the observer's counters, the last commit), then
 // protections, refusals, the scheduler and the fold list (top-level, the whole tree, or the raw
-// units with their entry ids). The same text serves the `status` action and `/context`. Pure.
+// units with their entry ids). The same text serves the `status` action and `/context`; unsafe
+// characters in it (a brief from an old record, a tool or file name) are escaped visibly. Pure.
 
+import { escapeUnsafe } from "../../common/index.ts";
 import type { PlacedFold } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
@@ -159,7 +161,7 @@ export function renderStatus(
 	if (m.paused) lines.push(`Paused: ${m.paused}`);
 	const list = listing(m, request);
 	lines.push(...list.lines);
-	const text = lines.join("\n");
+	const text = escapeUnsafe(lines.join("\n"));
 	return {
 		text,
 		details: {
