@@ -12,6 +12,7 @@ import {
 	DEFAULT_STAGES,
 	DEFAULT_WINDOW,
 	type DemoOptionsInput,
+	SWEEP_WINDOWS,
 } from "./session/options.ts";
 
 export const DEMO_COMMAND = {
@@ -31,6 +32,12 @@ export const DEMO_COMMAND = {
 			default: DEFAULT_STAGE_CHARS,
 			help: "characters of file bodies per stage",
 		},
+		windows: {
+			kind: "string",
+			value: "a,b",
+			help: "run every arm at each of these windows and print the sweep table and the cost targets",
+		},
+		sweep: { kind: "boolean", help: `the same with the preset windows ${SWEEP_WINDOWS.join(",")}` },
 		out: { kind: "string", value: "DIR", help: "results folder (default results/demo-<timestamp>)" },
 		json: { kind: "boolean", help: "print report.json to stdout instead of the table" },
 		quiet: { kind: "boolean", short: "q", help: "no progress lines on stderr (the results still print)" },
@@ -41,7 +48,18 @@ export const DEMO_COMMAND = {
 /** Flag names by option name, to word validation errors as the user typed them. */
 const FLAG_OF: Record<string, string> = { stageChars: "stage-chars" };
 
-function toOptions(flags: FlagValues<typeof DEMO_COMMAND.flags>): DemoOptionsInput {
+/** The windows a sweep runs at (`--windows` or `--sweep`), or null for one run at `--window`. */
+function sweepWindows(flags: FlagValues<typeof DEMO_COMMAND.flags>): number[] | null {
+	if (flags.windows === undefined) return flags.sweep ? [...SWEEP_WINDOWS] : null;
+	const windows = flags.windows.split(",").map((w) => w.trim().replaceAll("_", ""));
+	if (windows.length === 0 || windows.some((w) => !/^\d+$/.test(w)))
+		throw new UsageError(
+			`--windows needs whole numbers separated by commas, e.g. 60000,200000; got ${JSON.stringify(flags.windows)}`,
+		);
+	return windows.map(Number);
+}
+
+function toOptions(flags: FlagValues<typeof DEMO_COMMAND.flags>): DemoOptionsInput & { windows?: number[] } {
 	const arms = flags.arms
 		.split(",")
 		.map((a) => a.trim())
@@ -56,11 +74,12 @@ function toOptions(flags: FlagValues<typeof DEMO_COMMAND.flags>): DemoOptionsInp
 		...(flags.out !== undefined ? { out: flags.out } : {}),
 		json: flags.json,
 		progress: !flags.quiet,
+		...(sweepWindows(flags) ? { windows: sweepWindows(flags) as number[] } : {}),
 	};
 }
 
 /** The benchmark options a command line asks for, or "help". Throws UsageError on a bad flag. */
-export function parseDemoArgs(argv: readonly string[]): DemoOptionsInput | "help" {
+export function parseDemoArgs(argv: readonly string[]): (DemoOptionsInput & { windows?: number[] }) | "help" {
 	const parsed = parseCommandLine(DEMO_COMMAND, argv);
 	if (parsed.help) return "help";
 	if (parsed.operands.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.operands[0])}`);
@@ -87,17 +106,28 @@ export async function main(argv: string[]): Promise<number> {
 		process.stdout.write(renderUsage(DEMO_COMMAND));
 		return 0;
 	}
-	const { runDemo } = await import("./session/index.ts");
-	let result: Awaited<ReturnType<typeof runDemo>>;
+	const { runDemo, runSweep } = await import("./session/index.ts");
+	const context = {
+		command: ["pi-fold demo", ...argv].join(" "),
+		log: (line: string) => process.stderr.write(`${line}\n`),
+	};
 	try {
-		result = await runDemo(options, {
-			command: ["pi-fold demo", ...argv].join(" "),
-			log: (line) => process.stderr.write(`${line}\n`),
-		});
+		const { windows, ...single } = options;
+		if (windows) {
+			const sweep = await runSweep({ ...single, windows }, context);
+			process.stdout.write(
+				options.json
+					? `${JSON.stringify({ reports: sweep.reports, verdicts: sweep.verdicts }, null, "\t")}\n`
+					: sweep.table,
+			);
+			if (!options.json) process.stdout.write(`\nResults: ${sweep.dir}\n`);
+			return 0;
+		}
+		const result = await runDemo(single, context);
+		process.stdout.write(options.json ? `${JSON.stringify(result.report, null, "\t")}\n` : result.table);
+		if (!options.json) process.stdout.write(`\nResults: ${result.dir}\n`);
+		return 0;
 	} catch (error) {
 		throw asUsageError(error);
 	}
-	process.stdout.write(options.json ? `${JSON.stringify(result.report, null, "\t")}\n` : result.table);
-	if (!options.json) process.stdout.write(`\nResults: ${result.dir}\n`);
-	return 0;
 }

@@ -4,6 +4,7 @@
 import type { AgentSession, ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import type { Plan } from "./plan.ts";
 import type { PolicyOptions } from "./policy.ts";
+import type { CommitCheck } from "./predictions.ts";
 import type { RecoveryRoute } from "./routes.ts";
 
 /** What an arm's factories may look at when the run starts. */
@@ -64,4 +65,8 @@ export interface FoldMetrics {
 	/** pi-fold's own observer: rewrites, and rewrites no commit caused (a bug). */
 	rewrites: number;
 	unattributedRewrites: number;
+	/** Requests pi-fold's fence stopped before transmission. */
+	fencedAborts: number;
+	/** Cost scheduling: each commit's predicted fresh tokens of the next request, and the provider's bill for it. */
+	commitChecks: CommitCheck[];
 }

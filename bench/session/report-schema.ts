@@ -64,6 +64,8 @@ export const foldMetricsSchema = z.object({
 	expands: count,
 	rewrites: count,
 	unattributedRewrites: count,
+	fencedAborts: count,
+	commitChecks: z.array(z.object({ seq: count, predicted: count, actual: count })),
 }) satisfies z.ZodType<FoldMetrics>;
 
 export const armReportSchema = z.object({

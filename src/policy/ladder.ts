@@ -44,10 +44,14 @@ export interface LadderInput {
 	readonly occupancy: number;
 }
 
+/**
+ * Protected evidence, or entries an expand put back in view: the agent asked for them, so the ladder
+ * leaves them raw until it refolds them (folding them again would undo the expand at once).
+ */
 function protectedIn(input: LadderInput, start: number, end: number): boolean {
 	for (let i = start; i < end; i++)
 		if (input.protectedEntries.has((input.entries[i] as TranscriptEntry).id)) return true;
-	for (const id of input.protectedFolds) {
+	for (const id of [...input.protectedFolds, ...input.expanded]) {
 		const fold = input.lattice.get(id);
 		if (fold && fold.start < end && start < fold.end) return true;
 	}

@@ -391,7 +391,7 @@ export class FoldRuntime {
 			newestUnitName: newestUnitName(messages),
 			budget,
 		});
-		if (verdict.message) this.telemetry.recordFence(verdict.message);
+		if (verdict.message) this.telemetry.recordFence(verdict.message, verdict.abort);
 		if (verdict.abort) return { verdict, observation: null };
 		// A rewrite is attributed to what moved the window: a commit, or a native compaction.
 		const moves = this.sync(host).commitSeq + host.compactionCount();

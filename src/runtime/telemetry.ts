@@ -86,7 +86,8 @@ export interface TelemetryView {
 	readonly commitRefusals: readonly { foldId: string; reason: string }[];
 	readonly receipt: string | null;
 	readonly compactions: { readonly total: number; readonly recent: readonly CompactionNote[] };
-	readonly fenced: { readonly total: number; readonly recent: readonly string[] };
+	/** Requests over the budget at the fence (all of them), and how many it stopped. */
+	readonly fenced: { readonly total: number; readonly aborted: number; readonly recent: readonly string[] };
 	readonly briefs: BriefUsage;
 	readonly briefFallback: string | null;
 	readonly evidence: { readonly written: number; readonly refused: number; readonly recent: readonly EvidenceRecord[] };
@@ -103,6 +104,7 @@ export class Telemetry {
 	private receipt: string | null = null;
 	private compactions = new Recent<CompactionNote>(HISTORY_LIMIT);
 	private fenced = new Recent<string>(HISTORY_LIMIT);
+	private fenceAborts = 0;
 	private briefs = { calls: 0, fallbacks: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 	private briefFallback: string | null = null;
 	private evidenceWritten = new Recent<EvidenceRecord>(HISTORY_LIMIT);
@@ -151,8 +153,10 @@ export class Telemetry {
 		this.compactions.push(note);
 	}
 
-	recordFence(message: string): void {
+	/** A request the fence found over the budget; `aborted` when it stopped it. */
+	recordFence(message: string, aborted: boolean): void {
 		this.fenced.push(message);
+		if (aborted) this.fenceAborts++;
 	}
 
 	/** One model-brief attempt: a model brief (with its usage) or a deterministic fallback (with why). */
@@ -190,7 +194,7 @@ export class Telemetry {
 			commitRefusals: this.commitRefusals,
 			receipt: this.receipt,
 			compactions: { total: this.compactions.total, recent: this.compactions.recent },
-			fenced: { total: this.fenced.total, recent: this.fenced.recent },
+			fenced: { total: this.fenced.total, aborted: this.fenceAborts, recent: this.fenced.recent },
 			briefs: { ...this.briefs },
 			briefFallback: this.briefFallback,
 			evidence: {
