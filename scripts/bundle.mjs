@@ -1,5 +1,6 @@
 // Bundles the three public entry points into build/ as single prebuilt ESM files with the Wasm core
-// embedded: the Pi extension (package "pi.extensions"), the `pi-fold` CLI, and `pi-fold/verify`.
+// embedded: the Pi extension (package "pi.extensions"), the `pi-fold` CLI, and `pi-fold/verify`;
+// plus build/search-worker.js, the search worker thread the other bundles spawn (no Pi, no Wasm).
 // Pi host packages stay external (they are peers the host provides); everything else is inlined.
 
 import { chmodSync } from "node:fs";
@@ -27,6 +28,7 @@ const entries = [
 	{ in: "src/index.ts", out: "build/extension.js" },
 	{ in: "src/verify/index.ts", out: "build/verify.js" },
 	{ in: "src/cli/main.ts", out: "build/cli.js", cli: true },
+	{ in: "src/store/search/worker.ts", out: "build/search-worker.js" },
 ];
 
 for (const entry of entries) {
