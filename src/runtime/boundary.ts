@@ -11,7 +11,7 @@
 
 import { deterministicBrief } from "../briefs/index.ts";
 import { errorMessage } from "../common/index.ts";
-import { type FoldKind, type FoldRecord, foldId, foldSource, Lattice } from "../lattice/index.ts";
+import { type FoldKind, type FoldRecord, foldId, foldSource, Lattice, readsField } from "../lattice/index.ts";
 import {
 	buildSnapshot,
 	chapterProposals,
@@ -123,6 +123,7 @@ async function ladderRecord(
 		sourceBytes: bytes,
 		brief: brief.brief,
 		briefSource: brief.source,
+		...readsField(leaves, kind),
 	};
 }
 

@@ -33,6 +33,8 @@ export interface SimSessionOptions {
 	readonly writeBrief?: (leaves: readonly TranscriptEntry[], kind: FoldKind) => Promise<BriefOut>;
 	/** The clock (default: a counter the caller advances with `advance`). */
 	readonly now?: () => number;
+	/** The working directory folded file reads resolve against (default: the process's). */
+	readonly cwd?: string;
 }
 
 export class SimSession {
@@ -111,6 +113,7 @@ export class SimSession {
 			model: () => model,
 			contextTokens: () => null,
 			systemPrompt: () => this.options.systemPrompt ?? "",
+			cwd: () => this.options.cwd ?? process.cwd(),
 			writeBrief:
 				this.options.writeBrief ??
 				(async (leaves) => ({ brief: deterministicBrief(leaves), source: "deterministic" as const })),

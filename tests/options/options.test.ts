@@ -20,6 +20,7 @@ describe("pi-fold options", () => {
 		expect(o.toolActions).toEqual([
 			"status",
 			"peek",
+			"search",
 			"fold",
 			"expand",
 			"refold",

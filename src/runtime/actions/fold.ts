@@ -5,7 +5,15 @@
 // the record through the host.
 
 import { briefProblem, deterministicBrief } from "../../briefs/index.ts";
-import { type FoldKind, type FoldRecord, foldId, foldSource, SpanError, snapSpan } from "../../lattice/index.ts";
+import {
+	type FoldKind,
+	type FoldRecord,
+	foldId,
+	foldSource,
+	readsField,
+	SpanError,
+	snapSpan,
+} from "../../lattice/index.ts";
 import { markProblem, resolveId, type Snapshot, spanKind, spanProblem } from "../../policy/index.ts";
 import type { TranscriptEntry } from "../../transcript/index.ts";
 import { type ActionInput, type ActionResult, landing, plural, refuse } from "./shared.ts";
@@ -27,6 +35,7 @@ async function makeRecord(
 		sourceBytes: bytes,
 		brief: brief?.trim() || deterministicBrief(leaves),
 		briefSource: brief ? (input.actor === "human" ? "supplied" : "agent") : "deterministic",
+		...readsField(leaves, kind),
 	};
 }
 
