@@ -18,6 +18,7 @@ import {
 	SearchPool,
 	searchBlobFile,
 } from "../../src/store/index.ts";
+import { LiteralFinder } from "../../src/store/search/literal.ts";
 import { tempDir } from "./helpers.ts";
 
 afterAll(() => closeSearchPools());
@@ -91,7 +92,21 @@ describe("the scanner", () => {
 	});
 
 	it("finds the same hits however the blob is chunked (property)", () => {
-		const word = fc.constantFrom("alpha", "Needle", "NEEDLE", "x", "é", "语", "😀", '"q"', "\n", "\\n", " ");
+		const word = fc.constantFrom(
+			"alpha",
+			"Needle",
+			"NEEDLE",
+			"x",
+			"é",
+			"语",
+			"😀",
+			'"q"',
+			"\n",
+			"\\n",
+			" ",
+			"Zq",
+			"zQ",
+		);
 		fc.assert(
 			fc.property(
 				fc.array(fc.array(word, { maxLength: 40 }), { minLength: 1, maxLength: 8 }),
@@ -105,6 +120,11 @@ describe("the scanner", () => {
 					const lean = scan(s, query("needle"), chunk, [], 0);
 					const noLine = (hits: typeof whole.hits) => hits.map(({ line: _, ...rest }) => rest);
 					expect(noLine(lean.hits)).toEqual(noLine(whole.hits));
+					// "zq" is found by its rare byte, "needle" through a lowercased copy: both ways agree with a count.
+					const rare = scan(s, query("zq"), chunk);
+					expect(rare.hitCount).toBe(
+						texts.flatMap((t) => t.join("").toLowerCase().split("zq").length - 1).reduce((a, b) => a + b, 0),
+					);
 					const expected = texts
 						.flatMap((t) => t.join("").toLowerCase().split("needle").length - 1)
 						.reduce((a, b) => a + b, 0);
@@ -113,6 +133,13 @@ describe("the scanner", () => {
 			),
 			{ numRuns: 150 },
 		);
+	});
+
+	it("finds a needle with a rare byte by that byte, and one of common bytes through a lowercased copy", () => {
+		const strategy = (p: string) => new LiteralFinder(Buffer.from(p.toLowerCase())).strategy;
+		expect(strategy("receipt 4242")).toBe("rare byte");
+		expect(strategy("zq")).toBe("rare byte");
+		expect(strategy("needle")).toBe("lowercased copy");
 	});
 
 	it("keeps its window bounded however large the blob", () => {

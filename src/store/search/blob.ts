@@ -7,7 +7,10 @@
 import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { CompiledQuery } from "./query.ts";
-import { BlobScanner, type ScanOutcome } from "./scan.ts";
+import { BlobScanner, type ScanOutcome, ScanScratch } from "./scan.ts";
+
+/** This thread's window memory, reused blob after blob (searches here are synchronous, one at a time). */
+const scratch = new ScanScratch();
 
 /** Bytes read (and hashed and scanned) at a time: 1 MiB. */
 export const SEARCH_READ_BYTES = 1024 * 1024;
@@ -62,7 +65,11 @@ export function searchBlobFile(
 	}
 	try {
 		if (!fstatSync(fd).isFile()) return failed(target.sha256, "unreadable", "not a regular file");
-		const scanner = new BlobScanner(query, { maxHits: options.maxHits, anchors: new Set(target.anchors ?? []) });
+		const scanner = new BlobScanner(query, {
+			maxHits: options.maxHits,
+			anchors: new Set(target.anchors ?? []),
+			scratch,
+		});
 		const hasher = createHash("sha256");
 		let position = 0;
 		for (;;) {
@@ -98,7 +105,7 @@ export function searchBlobBytes(
 	options: BlobSearchOptions,
 ): BlobSearchResult {
 	if (!bytes) return failed(target.sha256, "missing", "blob missing");
-	const scanner = new BlobScanner(query, { maxHits: options.maxHits, anchors: new Set(target.anchors ?? []) });
+	const scanner = new BlobScanner(query, { maxHits: options.maxHits, anchors: new Set(target.anchors ?? []), scratch });
 	const hasher = createHash("sha256");
 	for (let at = 0; at < bytes.length || at === 0; at += SEARCH_READ_BYTES) {
 		const chunk = bytes.subarray(at, at + SEARCH_READ_BYTES);

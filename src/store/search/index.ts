@@ -39,5 +39,7 @@ export {
 	LINE_CARRY_BYTES,
 	REGEX_SPAN_BYTES,
 	type ScanHit,
+	type ScannerOptions,
 	type ScanOutcome,
+	ScanScratch,
 } from "./scan.ts";

@@ -3,11 +3,11 @@
 // sits in (the `{"id":...}` that opens its JSON line), its line within that entry's text (1 + the
 // newline escapes before it), a short excerpt (the hit's text line, clipped), and the byte ranges of
 // any "anchor" entries the caller asked for. It never hashes: the caller hashes the same chunks it
-// feeds here (one read per blob) and drops the hits when the digest is wrong. Literal search
-// lowercases ASCII with 4-bytes-at-a-time arithmetic and finds the needle with Buffer.indexOf
-// (memmem speed); a literal hit that starts inside a JSON escape (the `n` of `\n`) is not a hit.
-// Pure in-memory.
+// feeds here (one read per blob) and drops the hits when the digest is wrong. Literal search finds
+// candidates by the needle's rarest byte (literal.ts); a literal hit that starts inside a JSON
+// escape (the `n` of `\n`) is not a hit. Pure in-memory.
 
+import { LiteralFinder } from "./literal.ts";
 import { type CompiledQuery, SEARCH_REGEX_FLAGS } from "./query.ts";
 
 /** Bytes of context an excerpt shows on each side of a hit, at most (its text line, clipped). */
@@ -46,9 +46,19 @@ export interface ScanOutcome {
 	readonly anchors: [string, number, number][];
 }
 
+/**
+ * Reusable window memory: a scanner grows these and leaves them for the next scanner on the same
+ * thread (allocating and zeroing a fresh window per blob would cost more than scanning it).
+ */
+export class ScanScratch {
+	buf: Uint8Array = new Uint8Array(0);
+}
+
 export interface ScannerOptions {
 	/** Hits kept (all are counted). */
 	readonly maxHits: number;
+	/** Window memory to reuse (one scanner at a time per scratch). */
+	readonly scratch?: ScanScratch;
 	/** Entry ids whose line ranges to report. */
 	readonly anchors?: ReadonlySet<string>;
 	/** How far back an entry's start is kept for line numbers (default LINE_CARRY_BYTES; tests use 0). */
@@ -61,12 +71,9 @@ const BACKSLASH = 0x5c;
 const isHex = (b: number) => (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) || (b >= 0x41 && b <= 0x46);
 
 export class BlobScanner {
-	private buf = new Uint8Array(0);
-	private low = new Uint8Array(0);
-	private buf32 = new Uint32Array(0);
-	private low32 = new Uint32Array(0);
+	private buf: Uint8Array = new Uint8Array(0);
 	private len = 0;
-	/** Absolute offset of buf[0]; always a multiple of 4 (SWAR lowering stays aligned). */
+	/** Absolute offset of buf[0]. */
 	private base = 0;
 	/** Index in buf from which hits and line starts are still to be found. */
 	private from = 0;
@@ -80,12 +87,16 @@ export class BlobScanner {
 	private done = false;
 	private readonly tail: number;
 	private readonly re: RegExp | null;
-	private readonly needle: Buffer | null;
+	private readonly literal: LiteralFinder | null;
 	private readonly options: ScannerOptions;
+
+	private readonly scratch: ScanScratch | undefined;
 
 	constructor(query: CompiledQuery, options: ScannerOptions) {
 		this.options = options;
-		this.needle = query.kind === "literal" ? Buffer.from(query.needle) : null;
+		this.scratch = options.scratch;
+		if (this.scratch) this.buf = this.scratch.buf;
+		this.literal = query.kind === "literal" ? new LiteralFinder(query.needle) : null;
 		this.re = query.kind === "regex" ? new RegExp(query.source, SEARCH_REGEX_FLAGS) : null;
 		const span = query.kind === "literal" ? query.needle.length : REGEX_SPAN_BYTES;
 		this.tail = span + EXCERPT_SIDE_BYTES + ID_MAX_BYTES + ID_PREFIX.length + 8;
@@ -100,7 +111,6 @@ export class BlobScanner {
 	/** Takes `n` reserved bytes as the next bytes of the blob; `eof` on the last call. */
 	commit(n: number, eof: boolean): void {
 		if (this.done) throw new Error("BlobScanner: commit after the end of the blob");
-		if (this.needle) this.lower(this.len, this.len + n);
 		this.len += n;
 		this.process(eof);
 		if (eof) this.done = true;
@@ -118,34 +128,10 @@ export class BlobScanner {
 
 	private ensure(size: number): void {
 		if (size <= this.buf.length) return;
-		const cap = Math.max(size, this.buf.length * 2, 64 * 1024) + 3;
-		const next = new Uint8Array(cap & ~3);
+		const next = new Uint8Array(Math.max(size, this.buf.length * 2, 64 * 1024));
 		next.set(this.buf.subarray(0, this.len));
 		this.buf = next;
-		this.buf32 = new Uint32Array(next.buffer, 0, next.length >>> 2);
-		if (this.needle) {
-			const lower = new Uint8Array(next.length);
-			lower.set(this.low.subarray(0, this.len));
-			this.low = lower;
-			this.low32 = new Uint32Array(lower.buffer, 0, lower.length >>> 2);
-		}
-	}
-
-	/** ASCII-lowercases buf[from, to) into low, four bytes at a time where aligned. */
-	private lower(from: number, to: number): void {
-		const { buf, low } = this;
-		let i = from;
-		for (; i < to && (i & 3) !== 0; i++) low[i] = lowerByte(buf[i] as number);
-		const words = to >>> 2;
-		const src = this.buf32;
-		const dst = this.low32;
-		for (let w = i >>> 2; w < words; w++) {
-			const x = src[w] as number;
-			const h = x & 0x7f7f7f7f;
-			// high bit of each byte: >= 'A' and <= 'Z' and ASCII; shifted down to 0x20 (the case bit)
-			dst[w] = x | (((h + 0x3f3f3f3f) & ~(h + 0x25252525) & ~x & 0x80808080) >>> 2);
-		}
-		for (i = Math.max(i, words << 2); i < to; i++) low[i] = lowerByte(buf[i] as number);
+		if (this.scratch) this.scratch.buf = next;
 	}
 
 	private process(eof: boolean): void {
@@ -162,7 +148,15 @@ export class BlobScanner {
 			this.record(p, length);
 			next = p + length;
 		};
-		if (this.needle) this.findLiteral(limit, hit);
+		const literal = this.literal;
+		if (literal)
+			literal.find(
+				view,
+				this.from,
+				limit,
+				(p) => !this.insideEscape(p),
+				(p) => hit(p, literal.length),
+			);
 		else this.findRegex(limit, hit);
 		while (k < newlines.length) this.startLine((newlines[k++] as number) + 1);
 		if (eof) {
@@ -171,19 +165,6 @@ export class BlobScanner {
 			return;
 		}
 		this.compact(Math.max(limit, next));
-	}
-
-	private findLiteral(limit: number, hit: (p: number, length: number) => void): void {
-		const needle = this.needle as Buffer;
-		const low = Buffer.from(this.low.buffer, 0, this.len);
-		let at = low.indexOf(needle, this.from);
-		while (at >= 0 && at < limit) {
-			if (this.insideEscape(at)) at = low.indexOf(needle, at + 1);
-			else {
-				hit(at, needle.length);
-				at = low.indexOf(needle, at + Math.max(1, needle.length));
-			}
-		}
 	}
 
 	private findRegex(limit: number, hit: (p: number, length: number) => void): void {
@@ -285,19 +266,13 @@ export class BlobScanner {
 		const entry = this.entryStart === null ? -1 : this.entryStart - this.base;
 		const carry = this.options.lineCarryBytes ?? LINE_CARRY_BYTES;
 		if (entry >= 0 && entry < keep && this.len - entry <= carry) keep = entry;
-		keep &= ~3;
 		if (keep > 0) {
 			this.buf.copyWithin(0, keep, this.len);
-			if (this.needle) this.low.copyWithin(0, keep, this.len);
 			this.len -= keep;
 			this.base += keep;
 		}
 		this.from = next - keep;
 	}
-}
-
-function lowerByte(b: number): number {
-	return b >= 0x41 && b <= 0x5a ? b | 0x20 : b;
 }
 
 function backslashesBefore(buf: Uint8Array, p: number): number {
