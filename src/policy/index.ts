@@ -15,6 +15,7 @@ export { type FenceVerdict, fence } from "./fence.ts";
 export {
 	chapterProposals,
 	consolidationProposals,
+	consolidationRank,
 	type LadderInput,
 	type Proposal,
 	type Rung,

@@ -33,6 +33,7 @@ import {
 import type { Actor, DecisionBody, FoldState } from "../state/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 import type { CommitBody } from "./edit-plan.ts";
+import { withNestedListing } from "./nested-listing.ts";
 import type { Host, SourceStore } from "./ports.ts";
 
 /** The estimated size of the next request and where the estimate came from. */
@@ -151,7 +152,7 @@ export async function ladderDecisions(
 		const id = foldId(leaves);
 		if (snap.state.folds.has(id) || snap.state.pendingMarks.has(id) || out.ids.includes(id)) continue;
 		if (spanProblem(snap, p.start, p.end)) continue;
-		const fold = await ladderRecord(host, store, leaves, kindFor(p.rung));
+		const fold = withNestedListing(snap, p.start, p.end, await ladderRecord(host, store, leaves, kindFor(p.rung)));
 		const topUp = p.rung !== "consolidation";
 		out.bodies.push(epoch ? { kind: "mark", actor: "ladder", topUp, fold } : { kind: "fold", actor: "ladder", fold });
 		out.ids.push(id);
