@@ -4,6 +4,7 @@
 import type { AgentSession, ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import type { Plan } from "./plan.ts";
 import type { PolicyOptions } from "./policy.ts";
+import type { RecallMetrics } from "./recall-metrics.ts";
 import type { RecoveryRoute } from "./routes.ts";
 
 /** What an arm's factories may look at when the run starts. */
@@ -64,4 +65,6 @@ export interface FoldMetrics {
 	/** pi-fold's own observer: rewrites, and rewrites no commit caused (a bug). */
 	rewrites: number;
 	unattributedRewrites: number;
+	/** What reading folded history cost (searches, peeks, expands, bytes shown) and the fold tree's shape. */
+	recall?: RecallMetrics;
 }

@@ -10,7 +10,9 @@ import { replay } from "../../src/state/index.ts";
 import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arm-types.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
 import { pifoldTotalWindow } from "./options.ts";
-import { addPeekedReads, briefRoute, handIn, peekRoute, recoverFromFolds } from "./pifold-policy.ts";
+import { addPeekedReads, briefRoute, handIn, peekRoute } from "./pifold-policy.ts";
+import { recallMetrics } from "./recall-metrics.ts";
+import { recoverListed, searchRoute } from "./search-route.ts";
 import { textOf } from "./window.ts";
 
 const runtimes = new WeakMap<ArmEnv, PiFold>();
@@ -85,6 +87,7 @@ export function foldMetrics(session: AgentSession, env: ArmEnv): FoldMetrics {
 		expands,
 		rewrites: counts?.rewrites ?? 0,
 		unattributedRewrites: counts?.unattributedRewrites ?? 0,
+		recall: recallMetrics(session, state),
 	};
 }
 
@@ -102,10 +105,10 @@ const common = {
  * from their folds.
  */
 const agent = {
-	routes: [briefRoute, peekRoute],
+	routes: [briefRoute, searchRoute, peekRoute],
 	beforeSubmit: handIn,
 	augmentView: addPeekedReads,
-	recoverFiles: recoverFromFolds,
+	recoverFiles: recoverListed,
 } satisfies Partial<ArmDefinition>;
 
 export const PIFOLD_ARMS: readonly ArmDefinition[] = [

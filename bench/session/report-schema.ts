@@ -64,6 +64,18 @@ export const foldMetricsSchema = z.object({
 	expands: count,
 	rewrites: count,
 	unattributedRewrites: count,
+	recall: z
+		.object({
+			searches: count,
+			searchBytes: count,
+			expandBytes: count,
+			treePages: count,
+			recoveryCalls: count,
+			sourceBytes: count,
+			maxDepth: count,
+			leafFolds: count,
+		})
+		.optional(),
 }) satisfies z.ZodType<FoldMetrics>;
 
 export const armReportSchema = z.object({
