@@ -13,6 +13,7 @@
 //   build/cli-bench.js    bench/main.ts              hash-wasm is a peer of the benchmark only
 //   build/cli-demo.js     bench/demo.ts              + build/cli-demo-*.js chunks (the session benchmark,
 //                                                    split off so `demo --help` loads no Pi)
+//   build/search-worker.js src/store/search/worker.ts the search worker thread the other bundles spawn (no Pi, no Wasm)
 
 import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -31,6 +32,7 @@ export const BUNDLES = [
 	{ in: "src/cli/commands/verify.ts", out: "build/cli-verify.js" },
 	{ in: "bench/main.ts", out: "build/cli-bench.js" },
 	{ in: "bench/demo.ts", out: "build/cli-demo.js", split: true },
+	{ in: "src/store/search/worker.ts", out: "build/search-worker.js" },
 ];
 
 /** package.json's version and the floor of engines.node (">=22.19.0" -> "22.19.0"). */

@@ -5,6 +5,7 @@ import type { AgentSession, ExtensionFactory } from "@earendil-works/pi-coding-a
 import type { Plan } from "./plan.ts";
 import type { PolicyOptions } from "./policy.ts";
 import type { CommitCheck } from "./predictions.ts";
+import type { RecallMetrics } from "./recall-metrics.ts";
 import type { RecoveryRoute } from "./routes.ts";
 
 /** What an arm's factories may look at when the run starts. */
@@ -69,4 +70,6 @@ export interface FoldMetrics {
 	fencedAborts: number;
 	/** Cost scheduling: each commit's predicted fresh tokens of the next request, and the provider's bill for it. */
 	commitChecks: CommitCheck[];
+	/** What reading folded history cost (searches, peeks, expands, bytes shown) and the fold tree's shape. */
+	recall?: RecallMetrics;
 }

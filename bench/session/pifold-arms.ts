@@ -10,8 +10,10 @@ import { emptyState, replay } from "../../src/state/index.ts";
 import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arm-types.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
 import { pifoldTotalWindow } from "./options.ts";
-import { addPeekedReads, briefRoute, handIn, peekRoute, recoverFromFolds } from "./pifold-policy.ts";
+import { addPeekedReads, briefRoute, handIn, peekRoute } from "./pifold-policy.ts";
 import { commitChecks } from "./predictions.ts";
+import { recallMetrics } from "./recall-metrics.ts";
+import { recoverListed, searchRoute } from "./search-route.ts";
 import { textOf } from "./window.ts";
 
 const runtimes = new WeakMap<ArmEnv, PiFold>();
@@ -84,6 +86,7 @@ export function foldMetrics(session: AgentSession, env: ArmEnv): FoldMetrics {
 		unattributedRewrites: counts?.unattributedRewrites ?? 0,
 		fencedAborts: runtime?.telemetry.view().fenced.aborted ?? 0,
 		commitChecks: commitChecks(branch, decisionType),
+		recall: recallMetrics(session, state),
 	};
 }
 
@@ -101,10 +104,10 @@ const common = {
  * from their folds.
  */
 const agent = {
-	routes: [briefRoute, peekRoute],
+	routes: [briefRoute, searchRoute, peekRoute],
 	beforeSubmit: handIn,
 	augmentView: addPeekedReads,
-	recoverFiles: recoverFromFolds,
+	recoverFiles: recoverListed,
 } satisfies Partial<ArmDefinition>;
 
 export const PIFOLD_ARMS: readonly ArmDefinition[] = [

@@ -1,10 +1,12 @@
 // The scripted agent's pi-fold behaviour, decided from the window alone like the rest of the policy: mark the spans
 // it has finished with (a handed-in stage, once it has aged out of pi-fold's fresh tail) with a short brief naming the
-// stage, its files and its receipt; read receipts off visible briefs; and, for a fact that is not visible, use a
-// brief's handle: `peek` page by page (bounded), `expand` only when paging cannot settle it; a receipt whose fold no
-// visible brief names is looked up in the fold tree (`status`, bounded pages). Pure functions.
+// stage, its files (with line counts) and its receipt; read receipts and line counts off visible briefs; search
+// (search-route.ts); and, for a fact search did not settle, use a brief's handle: `peek` page by page (bounded),
+// `expand` only when paging cannot settle it; a receipt whose fold no visible brief names is looked up in the fold
+// tree (`status`, bounded pages). Pure functions.
 
 import { FRESH_TAIL_UNITS } from "../../src/transcript/index.ts";
+import { countLines } from "./facts.ts";
 import {
 	briefReceipts,
 	CONTEXT_TOOL,
@@ -26,13 +28,28 @@ export const PEEK_MAX_PAGES = 4;
 /** Characters of an agent-written brief at most (pi-fold refuses briefs over 1,200). */
 export const AGENT_BRIEF_MAX_CHARS = 1_000;
 
-/** Receipts named in visible briefs (the window, read through pi-fold's placeholders). */
+/** Receipts and line counts named in visible briefs: pi-fold's placeholders, and the agent's own fold calls. */
 export const briefRoute: RecoveryRoute = {
 	name: "brief",
 	resolve(q, view) {
-		if (q.kind !== "receipt" || q.aboutStage === undefined) return undefined;
-		const receipt = briefReceipts(view).get(q.aboutStage);
-		return receipt ? { answer: receipt } : undefined;
+		if (q.kind === "receipt" && q.aboutStage !== undefined) {
+			const receipt = briefReceipts(view).get(q.aboutStage);
+			return receipt ? { answer: receipt } : undefined;
+		}
+		const file = q.kind === "line-count" ? questionTarget(q).file : undefined;
+		if (!file) return undefined;
+		const named = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\((\\d+) lines\\)`);
+		const briefs = [
+			...placeholders(view.messages).map((p) => p.brief),
+			...view.results.flatMap((r) =>
+				r.call?.name === CONTEXT_TOOL && typeof r.call.args.brief === "string" ? [r.call.args.brief] : [],
+			),
+		];
+		for (const brief of briefs.reverse()) {
+			const m = named.exec(brief);
+			if (m) return { answer: m[1] as string };
+		}
+		return undefined;
 	},
 };
 
@@ -157,11 +174,19 @@ function peek(id: string, offset: number): ToolCallSpec {
 	return { name: CONTEXT_TOOL, args: { action: "peek", id, offset, bytes: PEEK_PAGE_BYTES } };
 }
 
-/** The agent's brief for a finished stage: stage, files, receipt. Bounded. */
-export function stageBrief(stage: StageView, receipt: string | undefined, stageCount: number): string {
+/**
+ * The agent's brief for a finished stage: stage, files (with their line counts when it saw them), receipt. Bounded:
+ * the file list is what shortens.
+ */
+export function stageBrief(
+	stage: StageView,
+	receipt: string | undefined,
+	stageCount: number,
+	lines: ReadonlyMap<string, number> = new Map(),
+): string {
 	const head = `Stage ${stage.stage} of ${stageCount}, handed in.`;
 	const tail = receipt ? ` Receipt for stage ${stage.stage}: ${receipt}.` : "";
-	let files = stage.files.join(", ");
+	let files = stage.files.map((f) => (lines.has(f) ? `${f} (${lines.get(f)} lines)` : f)).join(", ");
 	const room = AGENT_BRIEF_MAX_CHARS - head.length - tail.length - 12;
 	if (files.length > room) files = `${files.slice(0, Math.max(0, room - 3))}...`;
 	return `${head} Read ${files || "no files"}.${tail}`;
@@ -216,11 +241,21 @@ export function markFinished(view: WindowView, current: StageView, briefs: Brief
 				action: "fold",
 				from: open.id,
 				to,
-				brief: stageBrief(s, briefs === "receipts" ? receipt : undefined, s.stageCount),
+				brief: stageBrief(s, briefs === "receipts" ? receipt : undefined, s.stageCount, lineCounts(view, s)),
 			},
 		});
 	}
 	return calls;
+}
+
+/** Line counts of the stage's files whose text the window shows. */
+export function lineCounts(view: WindowView, stage: StageView): Map<string, number> {
+	const out = new Map<string, number>();
+	for (const f of stage.files) {
+		const read = view.reads.get(f);
+		if (read) out.set(f, countLines(read.text));
+	}
+	return out;
 }
 
 /** Refolds every fold the agent expanded that the window still shows expanded (an expand without a later refold). */
@@ -243,7 +278,7 @@ export function handIn(view: WindowView, stage: StageView): ToolCallSpec[] {
 	return [...refoldExpanded(view), ...markFinished(view, stage)];
 }
 
-/** The hand-in with briefs that leave receipts out, so a receipt can only come back through `peek`. */
+/** The hand-in with briefs that leave receipts out, so a receipt can only come back from the folds (search, peek). */
 export function handInTerse(view: WindowView, stage: StageView): ToolCallSpec[] {
 	return [...refoldExpanded(view), ...markFinished(view, stage, "files")];
 }
@@ -265,28 +300,4 @@ export function addPeekedReads(view: WindowView): void {
 					isError: false,
 					index: lastPage.get(source.id) ?? 0,
 				});
-}
-
-/**
- * Listed files the window does not show but a fold's brief names: peek that fold page by page instead of reading
- * the file from disk again; a file the pages never showed (or past PEEK_MAX_PAGES) is read from disk.
- */
-export function recoverFromFolds(
-	view: WindowView,
-	_stage: StageView,
-	missing: string[],
-): { calls: ToolCallSpec[]; rest: string[] } {
-	const folds = placeholders(view.messages).reverse();
-	const sources = peekedSources(view);
-	const calls: ToolCallSpec[] = [];
-	const rest: string[] = [];
-	for (const path of missing) {
-		const fold = folds.find((p) => p.brief.includes(path));
-		const source = fold ? sources.get(fold.id) : undefined;
-		if (fold && !source) calls.push(peek(fold.id, 0));
-		else if (fold && source && source.next !== undefined && source.pages < PEEK_MAX_PAGES)
-			calls.push(peek(fold.id, source.next));
-		else rest.push(path);
-	}
-	return { calls, rest };
 }

@@ -66,6 +66,18 @@ export const foldMetricsSchema = z.object({
 	unattributedRewrites: count,
 	fencedAborts: count,
 	commitChecks: z.array(z.object({ seq: count, predicted: count, actual: count })),
+	recall: z
+		.object({
+			searches: count,
+			searchBytes: count,
+			expandBytes: count,
+			treePages: count,
+			recoveryCalls: count,
+			sourceBytes: count,
+			maxDepth: count,
+			leafFolds: count,
+		})
+		.optional(),
 }) satisfies z.ZodType<FoldMetrics>;
 
 export const armReportSchema = z.object({

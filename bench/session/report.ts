@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { type LedgerTotals, ledgerTotals, PRICES, type RequestRecord } from "./ledger.ts";
 import type { Plan } from "./plan.ts";
+import { recallTargets } from "./recall-targets.ts";
 import { stagesCompleted } from "./record.ts";
 import { type ArmReport, armReportSchema, totalsSchema } from "./report-schema.ts";
 import type { ArmRun } from "./session.ts";
@@ -57,6 +58,8 @@ export const reportSchema = z.object({
 	arms: z.array(armReportSchema),
 	/** The issue-5 targets, checked on this report's arms (verdicts with the measured values). */
 	targets: z.array(targetSchema),
+	/** Issue 12's recall targets (bench/session/recall-targets.ts). */
+	recallTargets: z.array(targetSchema),
 });
 
 export type Report = z.infer<typeof reportSchema>;
@@ -160,6 +163,7 @@ export function buildReport(runs: ArmRun[], plan: Plan, context: ReportContext):
 			: {}),
 		arms,
 		targets: evaluateTargets(arms, { window: context.window, maxTokens: context.maxTokens }),
+		recallTargets: recallTargets(arms),
 	};
 	return reportSchema.parse(report);
 }

@@ -9,6 +9,7 @@ import type { ProjectionCandidate } from "../projection/index.ts";
 export const TOOL_ACTIONS = [
 	"status",
 	"peek",
+	"search",
 	"fold",
 	"expand",
 	"refold",

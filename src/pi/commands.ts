@@ -1,8 +1,8 @@
 // The human commands: /context (a readable status: folds and the window band) and
-// /fold-context <fold|expand|refold|peek> <id> [...] | adopt (names from options.commandNames).
-// They record decisions that the next turn boundary commits, and say so. Output goes to the UI (notify) or,
-// without a UI (print/json mode), to stdout, with unsafe characters escaped visibly; never into
-// the model's window.
+// /fold-context <fold|expand|refold|peek> <id> [...] | search <text> | adopt (names from options.commandNames).
+// They record decisions that the next turn boundary commits, and say so (search records nothing). Output goes
+// to the UI (notify) or, without a UI (print/json mode), to stdout, with unsafe characters escaped visibly;
+// never into the model's window.
 
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage, escapeUnsafe } from "../common/index.ts";
@@ -15,14 +15,15 @@ function show(ctx: ExtensionCommandContext, raw: string, level: "info" | "warnin
 	else process.stdout.write(`${text}\n`);
 }
 
-const VERBS = ["fold", "expand", "refold", "peek"] as const;
+const VERBS = ["fold", "expand", "refold", "peek", "search"] as const;
 
 /** Parses `/fold-context` arguments into tool arguments, or returns a usage error. */
 function parseFoldCommand(args: string): { ok: true; raw: Record<string, unknown> } | { ok: false; error: string } {
 	const words = args.trim().split(/\s+/).filter(Boolean);
 	const [verb, id, ...rest] = words;
 	const usage =
-		"usage: fold <from-id> [to-id] [brief...] | expand <fold-id> | refold <fold-id> | peek <fold-id> [offset] [bytes]";
+		"usage: fold <from-id> [to-id] [brief...] | expand <fold-id> | refold <fold-id> | peek <fold-id> [offset] [bytes] | search <text>";
+	if (verb === "search" && id) return { ok: true, raw: { action: "search", pattern: args.trim().slice(6).trim() } };
 	if (!verb || !(VERBS as readonly string[]).includes(verb) || !id) return { ok: false, error: usage };
 	if (verb === "fold") {
 		const [to, ...brief] = rest;
@@ -64,7 +65,7 @@ export function registerCommands(pi: ExtensionAPI, piFold: PiFold): void {
 	});
 	pi.registerCommand(fold, {
 		description:
-			"Fold, expand, refold or peek by handle: fold <from> [to] [brief] | expand|refold|peek <fold-id> | adopt (vouch for held records)",
+			"Fold, expand, refold or peek by handle, or search folded history: fold <from> [to] [brief] | expand|refold|peek <fold-id> | search <text> | adopt (vouch for held records)",
 		getArgumentCompletions: (prefix) => {
 			const words = prefix.trimStart().split(/\s+/);
 			if (words.length > 1) return null;

@@ -57,6 +57,7 @@ export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionCon
 			return usage && typeof usage.tokens === "number" ? usage.tokens : null;
 		},
 		systemPrompt: () => ctx.getSystemPrompt?.() ?? "",
+		cwd: () => ctx.cwd,
 		writeBrief: (leaves, kind) => writeBrief(ctx, leaves, kind),
 		notify: notifierFor(ctx),
 		now: () => Date.now(),

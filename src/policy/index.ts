@@ -26,6 +26,7 @@ export { type FenceVerdict, fence } from "./fence.ts";
 export {
 	chapterProposals,
 	consolidationProposals,
+	consolidationRank,
 	type LadderInput,
 	type Proposal,
 	type Rung,

@@ -8,7 +8,7 @@
 // records the decision.
 
 import { deterministicBrief } from "../briefs/index.ts";
-import { foldId, foldSource } from "../lattice/index.ts";
+import { foldId, foldSource, readsField } from "../lattice/index.ts";
 import {
 	type FoldScheduling,
 	type LadderOptions,
@@ -48,6 +48,7 @@ export async function blockingFold(
 			sourceBytes: bytes,
 			brief: deterministicBrief(leaves),
 			briefSource: "deterministic" as const,
+			...readsField(leaves, "tools"),
 		};
 		return epoch ? { kind: "mark", actor: "ladder", topUp: false, fold } : { kind: "fold", actor: "ladder", fold };
 	}

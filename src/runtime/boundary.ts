@@ -11,7 +11,7 @@
 
 import { deterministicBrief } from "../briefs/index.ts";
 import { errorMessage } from "../common/index.ts";
-import { type FoldKind, type FoldRecord, foldId, foldSource, Lattice } from "../lattice/index.ts";
+import { type FoldKind, type FoldRecord, foldId, foldSource, Lattice, readsField } from "../lattice/index.ts";
 import {
 	buildSnapshot,
 	type CommitPrediction,
@@ -35,6 +35,7 @@ import {
 import type { Actor, DecisionBody, FoldState } from "../state/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 import type { CommitBody } from "./edit-plan.ts";
+import { withNestedListing } from "./nested-listing.ts";
 import type { Host, SourceStore } from "./ports.ts";
 
 /** The estimated size of the next request and where the estimate came from. */
@@ -135,6 +136,7 @@ async function ladderRecord(
 		sourceBytes: bytes,
 		brief: brief.brief,
 		briefSource: brief.source,
+		...readsField(leaves, kind),
 	};
 }
 
@@ -168,7 +170,8 @@ export async function ladderDecisions(
 		// The rescue folds the fresh tail down to the unit in use; every other rule still holds.
 		const rules = p.rung === "rescue" ? { ...snap, freshUnit: snap.units.length } : snap;
 		if (spanProblem(rules, p.start, p.end)) continue;
-		const fold = await ladderRecord(host, store, leaves, kindFor(p.rung), modelBrief(p));
+		const record = await ladderRecord(host, store, leaves, kindFor(p.rung), modelBrief(p));
+		const fold = withNestedListing(snap, p.start, p.end, record);
 		const topUp = p.rung === "tools" || p.rung === "chapter";
 		out.bodies.push(epoch ? { kind: "mark", actor: "ladder", topUp, fold } : { kind: "fold", actor: "ladder", fold });
 		out.ids.push(id);

@@ -1,6 +1,7 @@
 // The narrow interfaces the runtime depends on, so it runs with no Pi at all: the host session (read
 // the branch, append a decision, describe the model, tell the human, name the agent directory that
-// holds the records' key), the verified fold store, and
+// holds the records' key, its working directory), the verified fold store (reads, bounded slices,
+// hash-verified search), and
 // the drafts a boundary returns. A Pi adapter (src/pi/host.ts) implements `Host` over Pi's
 // extension context; the simulator (src/simulate/) implements it over an in-memory session.
 // Types only; no I/O here.
@@ -9,6 +10,7 @@ import type { FoldKind, FoldRecord } from "../lattice/index.ts";
 import type { BranchView, ModelWindow, PriceTable } from "../policy/index.ts";
 import type { Replacement } from "../projection/index.ts";
 import type { DecisionRecord, LogRecord } from "../state/index.ts";
+import type { CompiledQuery, PoolSearchRun, SearchTarget } from "../store/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 
 /** Where exact fold sources live: content-addressed by SHA-256, every read verified. */
@@ -24,6 +26,16 @@ export interface SourceStore {
 		bytes: number,
 		label: string,
 	): Promise<{ text: string; start: number; end: number; totalBytes: number }>;
+	/**
+	 * Searches the sources of `targets`: each read once, hashed against its address and scanned from
+	 * the same bytes; a source that fails keeps none of its hits. Results are index-aligned with
+	 * `targets`; the search stops at `timeLimitMs` (undefined results were not searched).
+	 */
+	search(
+		targets: readonly SearchTarget[],
+		query: CompiledQuery,
+		options: { maxHits: number; timeLimitMs: number },
+	): Promise<PoolSearchRun>;
 }
 
 /** Tells the human something out of band (never into the model's window). */
@@ -78,6 +90,8 @@ export interface Host {
 	contextTokens(): number | null;
 	/** The system prompt the next request carries. */
 	systemPrompt(): string;
+	/** The session's working directory: relative paths of folded file reads resolve against it. */
+	cwd(): string;
 	/** A brief for a ladder chapter or consolidation fold (falls back to the deterministic brief). */
 	writeBrief(leaves: readonly TranscriptEntry[], kind: FoldKind): Promise<BriefOut>;
 	/** The model that writes those briefs, when it is not the session's (its prices cost a brief). */

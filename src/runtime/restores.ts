@@ -23,21 +23,28 @@ export interface Restores {
 	readonly refused: { foldId: string; reason: string }[];
 }
 
-/** The smallest known fold whose leaves include `target`: the cheapest verified source for it. */
-function sourceFoldFor(target: string, known: ReadonlyMap<string, FoldRecord>): FoldRecord | undefined {
-	let best: FoldRecord | undefined;
-	for (const fold of known.values()) {
-		if (fold.leafIds.includes(target) && (!best || fold.leafIds.length < best.leafIds.length)) best = fold;
-	}
+/**
+ * For each entry, the smallest known fold whose leaves include it (the cheapest verified source of
+ * its content): one pass over every fold's leaves, the first smallest fold winning a tie, as a
+ * fold-by-fold search in insertion order would choose.
+ */
+function smallestFoldByEntry(known: ReadonlyMap<string, FoldRecord>): Map<string, FoldRecord> {
+	const best = new Map<string, FoldRecord>();
+	for (const fold of known.values())
+		for (const leaf of fold.leafIds) {
+			const current = best.get(leaf);
+			if (!current || fold.leafIds.length < current.leafIds.length) best.set(leaf, fold);
+		}
 	return best;
 }
 
 /** Targets pi-fold edited on this branch (foreign-overridden ones left out), with the fold holding each source. */
 export function managedTargets(snap: Snapshot): Map<string, string> {
 	const managed = new Map<string, string>();
+	const smallest = smallestFoldByEntry(snap.known);
 	for (const target of snap.view.managed) {
 		if (snap.view.foreign.has(target)) continue;
-		managed.set(target, sourceFoldFor(target, snap.known)?.id ?? "");
+		managed.set(target, smallest.get(target)?.id ?? "");
 	}
 	return managed;
 }

@@ -1,8 +1,10 @@
 // An in-memory fold store for the simulator: the same contract as the on-disk FoldStore (content
-// addressed by SHA-256, every read verified, bounded slices snapped to UTF-8 boundaries), with no
-// files, so a replay of hundreds of sessions touches no disk. Pure in-memory.
+// addressed by SHA-256, every read verified, bounded slices snapped to UTF-8 boundaries, search with
+// each blob hashed and scanned in one pass), with no files, so a replay of hundreds of sessions
+// touches no disk. Pure in-memory.
 
 import type { SourceStore } from "../runtime/index.ts";
+import { type CompiledQuery, type PoolSearchRun, type SearchTarget, searchBlobBytes } from "../store/index.ts";
 import { sha256Hex, snapUtf8Range } from "../wasm/index.ts";
 
 export class MemoryStore implements SourceStore {
@@ -32,6 +34,16 @@ export class MemoryStore implements SourceStore {
 		const all = this.verified(sha256, label);
 		const { start, end } = snapUtf8Range(all, Math.min(offset, all.length), Math.max(0, bytes));
 		return { text: new TextDecoder().decode(all.subarray(start, end)), start, end, totalBytes: all.length };
+	}
+
+	/** Searches in-thread with the store's own scanner (each blob hashed and scanned in one pass); no time bound. */
+	async search(
+		targets: readonly SearchTarget[],
+		query: CompiledQuery,
+		options: { maxHits: number },
+	): Promise<PoolSearchRun> {
+		const results = targets.map((t) => searchBlobBytes(this.blobs.get(t.sha256), t, query, options));
+		return { results, stopped: null, workers: 0 };
 	}
 
 	/** Replaces a stored blob's bytes (tests of tamper refusal). */

@@ -35,6 +35,8 @@ export interface SimSessionOptions {
 	readonly now?: () => number;
 	/** The agent directory holding the records' key (default none: a key that lives only in this process). */
 	readonly agentDir?: string;
+	/** The working directory folded file reads resolve against (default: the process's). */
+	readonly cwd?: string;
 }
 
 /** The original message an entry adds to the foldable transcript (system messages are not part of it). */
@@ -126,6 +128,7 @@ export class SimSession {
 			model: () => model,
 			contextTokens: () => null,
 			systemPrompt: () => this.options.systemPrompt ?? "",
+			cwd: () => this.options.cwd ?? process.cwd(),
 			writeBrief:
 				this.options.writeBrief ??
 				(async (leaves) => ({ brief: deterministicBrief(leaves), source: "deterministic" as const })),

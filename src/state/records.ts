@@ -8,6 +8,7 @@
 
 import { z } from "zod";
 import { BRIEF_MAX_CHARS } from "../briefs/index.ts";
+import { FOLD_READS_MAX, READ_PATH_MAX_CHARS } from "../lattice/index.ts";
 
 /** Version of every record pi-fold writes: keyed (`kid` and `mac`). Replay refuses unknown versions by name. */
 export const RECORD_VERSION = 2;
@@ -19,6 +20,14 @@ const hex64 = z.string().regex(/^[0-9a-f]{64}$/, "expected 64 lowercase hex char
 export const keyIdSchema = z.string().regex(/^[0-9a-f]{16}$/, "expected a key id of 16 lowercase hex characters");
 const foldIdSchema = z.string().regex(/^f[0-9a-f]{16}$/, "expected a fold id like f0123456789abcdef");
 
+/** A file read a fold holds (optional on fold records: records written before issue 12 have none). */
+const fileReadSchema = z.strictObject({
+	entry: z.string().min(1),
+	path: z.string().min(1).max(READ_PATH_MAX_CHARS),
+	sha256: hex64,
+	lines: z.tuple([z.number().int().positive(), z.number().int().nonnegative()]).readonly().optional(),
+});
+
 export const foldRecordSchema = z.strictObject({
 	id: foldIdSchema,
 	kind: z.enum(["tools", "chapter", "span", "consolidation"]),
@@ -28,6 +37,7 @@ export const foldRecordSchema = z.strictObject({
 	sourceBytes: z.number().int().nonnegative(),
 	brief: z.string().min(1).max(BRIEF_MAX_CHARS),
 	briefSource: z.enum(["agent", "deterministic", "model", "supplied"]),
+	reads: z.array(fileReadSchema).max(FOLD_READS_MAX).readonly().optional(),
 });
 
 /** Who a decision came from: the agent's tool, the automatic ladder, the human's command. */

@@ -6,6 +6,9 @@
 //   by session id for in-memory sessions.
 // - EvidenceStore: read-only artifacts of oversized tool results with a cumulative per-session cap
 //   (DEFAULT_EVIDENCE_CAP_BYTES, 512 MiB), recovered after a restart by scanning the folder.
+// - FileChecker: whether a file on disk still holds the text a folded read returned (stat-cached).
+// - search/: hash-verified search over stored sources (one read per blob: hashed and scanned
+//   together), on worker threads with a time bound; FoldStore.search uses it.
 // The classes do file I/O; resolveStoreDir is pure.
 
 export { defaultFallbackRoot, resolveStoreDir, sessionKey } from "./dir.ts";
@@ -17,6 +20,7 @@ export {
 	type EvidenceStoreOptions,
 	ownerRelDir,
 } from "./evidence.ts";
+export { FILE_CHECK_MAX_BYTES, FileChecker, type FileState, type ReadStamp, resolveReadPath } from "./file-check.ts";
 export {
 	FoldStore,
 	type FoldStoreOptions,
@@ -24,3 +28,4 @@ export {
 	SourceVerificationError,
 	type VerifyEvent,
 } from "./fold-store.ts";
+export * from "./search/index.ts";

@@ -21,6 +21,7 @@ describe("pi-fold options", () => {
 		expect(o.toolActions).toEqual([
 			"status",
 			"peek",
+			"search",
 			"fold",
 			"expand",
 			"refold",

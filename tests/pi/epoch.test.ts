@@ -206,7 +206,9 @@ describe("epoch refinements", () => {
 		expect(first?.reason).toContain("a mark at the end of the window applies at once");
 		expect(first?.applied).toHaveLength(1);
 		const waited = pending(h).length === 0 ? second?.agentMarks : [];
-		expect(second?.reason).toMatch(/occupancy \d+% with stale tool mass/);
+		// An automatic commit (80% with stale tool mass, or the backstop: the session's random entry ids
+		// move the estimate by a few tokens) lands the mark that waited.
+		expect(second?.reason).toMatch(/occupancy \d+% (with stale tool mass|at the pressure backstop)/);
 		expect(waited?.length).toBe(1);
 		expect(first?.applied).not.toEqual(waited);
 		expect(folded(h)).toEqual(expect.arrayContaining([...(first?.applied ?? []), ...(waited ?? [])]));

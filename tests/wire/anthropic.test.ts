@@ -1,5 +1,5 @@
 // pi-ai's real Anthropic Messages client, thinking on, against a local server (tests/helpers/wire/),
-// in a real in-process Pi session with pi-fold loaded at a 32k window: the ladder folds, the agent
+// in a real in-process Pi session with pi-fold loaded at a 36k window: the ladder folds, the agent
 // protects a spec it read, folds a stage by the tool_use ids it saw, peeks and expands by the fold
 // handle it saw. Every recorded body: valid for the Messages API, byte-exact extensions between
 // commits (cache_control aside), system and tools identical, an output cap the window allows. The
@@ -50,12 +50,12 @@ async function session(w: WireSession): Promise<Handled> {
 	return handled;
 }
 
-describe("pi-ai's Anthropic client on the wire (thinking on, 32k window)", () => {
+describe("pi-ai's Anthropic client on the wire (thinking on, 36k window)", () => {
 	let w: WireSession;
 	let handled: Handled;
 	let agent: ReturnType<WireSession["agent"]>;
 	beforeAll(async () => {
-		w = await createWireSession({ api: API, thinking: true });
+		w = await createWireSession({ api: API, thinking: true, contextWindow: 36_000 });
 		handled = await session(w);
 		agent = w.agent();
 	});

@@ -5,9 +5,18 @@
 // the record through the host.
 
 import { briefProblem, deterministicBrief } from "../../briefs/index.ts";
-import { type FoldKind, type FoldRecord, foldId, foldSource, SpanError, snapSpan } from "../../lattice/index.ts";
+import {
+	type FoldKind,
+	type FoldRecord,
+	foldId,
+	foldSource,
+	readsField,
+	SpanError,
+	snapSpan,
+} from "../../lattice/index.ts";
 import { markProblem, resolveId, type Snapshot, spanKind, spanProblem } from "../../policy/index.ts";
 import type { TranscriptEntry } from "../../transcript/index.ts";
+import { withNestedListing } from "../nested-listing.ts";
 import { type ActionInput, type ActionResult, landing, plural, refuse } from "./shared.ts";
 
 /** Writes the source and returns the fold record for `leaves`. */
@@ -27,6 +36,7 @@ async function makeRecord(
 		sourceBytes: bytes,
 		brief: brief?.trim() || deterministicBrief(leaves),
 		briefSource: brief ? (input.actor === "human" ? "supplied" : "agent") : "deterministic",
+		...readsField(leaves, kind),
 	};
 }
 
@@ -140,7 +150,8 @@ export async function foldAction(
 	const leaves = snap.view.transcript.slice(span.start, span.end);
 	const already = existing(snap, foldId(leaves), span, epoch);
 	if (already) return already;
-	const record = await makeRecord(input, leaves, spanKind(snap, span.start, span.end), args.brief);
+	const made = await makeRecord(input, leaves, spanKind(snap, span.start, span.end), args.brief);
+	const record = withNestedListing(snap, span.start, span.end, made);
 	return epoch ? markReply(input, snap, span, record, leaves) : foldReply(input, span, record, leaves);
 }
 
@@ -189,7 +200,8 @@ export async function reboundaryAction(
 	const start = folds[0]?.start ?? 0;
 	const end = folds.at(-1)?.end ?? 0;
 	const leaves = snap.view.transcript.slice(start, end);
-	const record = await makeRecord(input, leaves, "span", args.brief);
+	const merged = new Set(folds.map((f) => f.record.id));
+	const record = withNestedListing(snap, start, end, await makeRecord(input, leaves, "span", args.brief), merged);
 	input.runtime.decide(input.host, {
 		kind: "reboundary",
 		actor: input.actor,

@@ -7,11 +7,13 @@ import { errorMessage } from "../../common/index.ts";
 import type { Actor } from "../../state/index.ts";
 import type { Host } from "../ports.ts";
 import type { FoldRuntime } from "../runtime.ts";
+import { staleStatus } from "../stale.ts";
 import { statusModel } from "../status/model.ts";
 import { renderStatus } from "../status/render.ts";
 import { foldAction, reboundaryAction } from "./fold.ts";
 import { peekAction } from "./peek.ts";
 import { parseToolArgs, type ToolArgs } from "./schema.ts";
+import { searchAction } from "./search.ts";
 import type { ActionInput, ActionResult } from "./shared.ts";
 import { expandAction, protectAction, rebriefAction, refoldAction, unmarkAction } from "./view.ts";
 
@@ -22,10 +24,17 @@ export type { ActionInput, ActionResult } from "./shared.ts";
 export async function runAction(input: ActionInput, args: ToolArgs): Promise<ActionResult> {
 	const locked = <T>(fn: () => Promise<T> | T) => input.runtime.exclusive(async () => fn());
 	switch (args.action) {
-		case "status":
-			return renderStatus(statusModel(input.runtime, input.host), args);
+		case "status": {
+			const model = statusModel(input.runtime, input.host);
+			const out = renderStatus(model, args);
+			const stale = staleStatus(input.runtime, input.host, model.snap);
+			const text = stale.lines.length > 0 ? `${out.text}\n${stale.lines.join("\n")}` : out.text;
+			return { text, details: { ...out.details, staleReads: stale.details } };
+		}
 		case "peek":
 			return peekAction(input, args);
+		case "search":
+			return searchAction(input, args);
 		case "fold":
 			return locked(() => foldAction(input, args));
 		case "expand":

@@ -6,6 +6,7 @@
 
 import { errorMessage } from "../../common/index.ts";
 import { ensureBound } from "../bound-source.ts";
+import { entriesOverlapping, staleInFold, staleNote } from "../stale.ts";
 import { PEEK_DEFAULT_BYTES } from "./schema.ts";
 import { type ActionInput, type ActionResult, refuse } from "./shared.ts";
 
@@ -29,7 +30,8 @@ export async function peekAction(
 		return refuse("peek", errorMessage(error), { id: args.id });
 	}
 	const done = slice.end >= slice.totalBytes;
-	const head = `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified · one JSON line per entry]`;
+	const stale = staleInSlice(input, snap, fold, slice.start, slice.end);
+	const head = `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified · one JSON line per entry${stale.note}]`;
 	const tail = done ? "[end of source]" : `[more: {"action":"peek","id":"${args.id}","offset":${slice.end}}]`;
 	return {
 		text: `${head}\n${slice.text}\n${tail}`,
@@ -40,6 +42,27 @@ export async function peekAction(
 			end: slice.end,
 			totalBytes: slice.totalBytes,
 			nextOffset: done ? null : slice.end,
+			stale: stale.reads,
 		},
 	};
+}
+
+/** Files read in this slice whose file on disk no longer holds what the read returned (none: ""). */
+function staleInSlice(
+	input: ActionInput,
+	snap: ReturnType<ActionInput["runtime"]["snapshot"]>,
+	fold: Parameters<typeof staleInFold>[3],
+	start: number,
+	end: number,
+): { note: string; reads: { path: string; entry: string; state: string }[] } {
+	const all = staleInFold(input.runtime, input.host, snap, fold);
+	if (all.length === 0) return { note: "", reads: [] };
+	const here = entriesOverlapping(snap, fold.leafIds, start, end);
+	const shown = all.filter((s) => here.has(s.read.entry));
+	const reads = shown.map((s) => ({ path: s.read.path, entry: s.read.entry, state: s.state }));
+	const listed = shown.slice(0, 3).map((s) => `${s.read.path} (entry ${s.read.entry}) ${staleNote(s.state)}`);
+	const more = shown.length > 3 ? ` and ${shown.length - 3} more` : "";
+	const elsewhere = all.length - shown.length;
+	const other = elsewhere > 0 ? ` · ${elsewhere} other stale read${elsewhere === 1 ? "" : "s"} in this fold` : "";
+	return { note: listed.length > 0 ? ` · ${listed.join("; ")}${more}${other}` : other, reads };
 }

@@ -10,6 +10,8 @@ import { z } from "zod";
 import { BRIEF_MAX_CHARS } from "../../briefs/index.ts";
 import { unsafeTextProblem } from "../../common/index.ts";
 import type { ToolAction } from "../../options/index.ts";
+import { SEARCH_PATTERN_MAX_CHARS } from "../../store/index.ts";
+import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from "./search-types.ts";
 
 const foldId = z.string().regex(/^f[0-9a-f]{16}$/, "expected a fold id like f0123456789abcdef");
 const entryOrFold = z.string().min(1);
@@ -52,6 +54,29 @@ const variants = {
 			.max(PEEK_MAX_BYTES)
 			.optional()
 			.describe(`peek: bytes to return (default ${PEEK_DEFAULT_BYTES}, at most ${PEEK_MAX_BYTES})`),
+	}),
+	search: z.strictObject({
+		action: z.literal("search"),
+		pattern: z
+			.string()
+			.min(1)
+			.max(SEARCH_PATTERN_MAX_CHARS)
+			.describe(
+				"search: text to find in the exact sources of folded history (case-insensitive; every source verified by SHA-256 before any of it is shown)",
+			),
+		regex: z
+			.boolean()
+			.optional()
+			.describe("search: pattern is a JavaScript regular expression over the sources' JSON text (default false)"),
+		fold: foldId.optional().describe("search: only this fold and the folds nested in it (default: every fold)"),
+		limit: z
+			.number()
+			.int()
+			.min(1)
+			.max(SEARCH_MAX_LIMIT)
+			.optional()
+			.describe(`search: matches per page (default ${SEARCH_DEFAULT_LIMIT}, at most ${SEARCH_MAX_LIMIT})`),
+		page: z.number().int().min(1).optional(),
 	}),
 	fold: z.strictObject({
 		action: z.literal("fold"),
