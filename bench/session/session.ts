@@ -64,7 +64,7 @@ export async function runArm(arm: ArmDefinition, plan: Plan, corpus: Corpus, opt
 			plan.files.map((f) => f.path),
 			workspace,
 		);
-		const env: ArmEnv = { plan, workspace, sessionDir, window: options.window };
+		const env: ArmEnv = { plan, workspace, sessionDir, agentDir, window: options.window };
 		const record = createRunRecord();
 		const routes: Record<string, number> = {};
 		const factory = createPolicyFactory({

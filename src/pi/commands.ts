@@ -1,12 +1,14 @@
 // The human commands: /context (a readable status: folds and the window band) and
 // /fold-context <fold|expand|refold|peek> <id> [...] (names from options.commandNames). They record
-// decisions that the next turn boundary commits, and say so. Output goes to the UI (notify) or,
-// without a UI (print/json mode), to stdout; never into the model's window.
+// decisions that the next turn boundary commits, and say so; `/fold-context config` shows each
+// effective option and where it came from. Output goes to the UI (notify) or, without a UI
+// (print/json mode), to stdout; never into the model's window.
 
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../common/index.ts";
-import { callTool, renderStatus, statusModel } from "../runtime/index.ts";
+import { callTool, renderConfig, renderStatus, statusModel } from "../runtime/index.ts";
 import type { PiFold } from "./host.ts";
+import { displayPath, type PiFoldSettings } from "./settings.ts";
 
 function show(ctx: ExtensionCommandContext, text: string, level: "info" | "warning" | "error" = "info"): void {
 	if (ctx.hasUI) ctx.ui.notify(text, level);
@@ -22,7 +24,7 @@ function parseFoldCommand(
 	const words = args.trim().split(/\s+/).filter(Boolean);
 	const [verb, id, ...rest] = words;
 	const usage =
-		"usage: fold <from-id> [to-id] [brief...] | expand <fold-id> | refold <fold-id> | peek <fold-id> [offset] [bytes]";
+		"usage: fold <from-id> [to-id] [brief...] | expand <fold-id> | refold <fold-id> | peek <fold-id> [offset] [bytes] | config";
 	if (!verb || !(VERBS as readonly string[]).includes(verb) || !id) return { ok: false, error: usage };
 	if (verb === "fold") {
 		const [to, ...brief] = rest;
@@ -48,7 +50,7 @@ function parseFoldCommand(
 	return { ok: true, raw: { action: verb, id } };
 }
 
-export function registerCommands(pi: ExtensionAPI, piFold: PiFold): void {
+export function registerCommands(pi: ExtensionAPI, piFold: PiFold, settings: PiFoldSettings): void {
 	const { runtime } = piFold;
 	const { status, fold } = runtime.options.commandNames;
 	pi.registerCommand(status, {
@@ -70,6 +72,7 @@ export function registerCommands(pi: ExtensionAPI, piFold: PiFold): void {
 			return VERBS.filter((v) => v.startsWith(words[0] ?? "")).map((v) => ({ value: `${v} `, label: v }));
 		},
 		handler: async (args, ctx) => {
+			if (args.trim() === "config") return show(ctx, renderConfig(settings.current, displayPath));
 			const parsed = parseFoldCommand(args);
 			if (!parsed.ok) {
 				show(ctx, `/${fold}: ${parsed.error}`, "warning");

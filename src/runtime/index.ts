@@ -47,6 +47,7 @@ export {
 	FoldRuntime,
 	type StoreFactory,
 } from "./runtime.ts";
+export { renderConfig } from "./status/config.ts";
 export { type MarkStatus, type SchedulingStatus, type StatusModel, statusModel } from "./status/model.ts";
 export { renderStatus, STATUS_PAGE_SIZE, type StatusRequest } from "./status/render.ts";
 export { SuggestionRegistry, suggestionAcceptEntryType } from "./suggestions.ts";
