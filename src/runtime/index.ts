@@ -30,6 +30,7 @@ export type {
 	BoundaryDraft,
 	BriefOut,
 	ContextEditDraft,
+	ContextUsage,
 	CustomDraft,
 	CustomMessageDraft,
 	Host,
@@ -47,8 +48,25 @@ export {
 	FoldRuntime,
 	type StoreFactory,
 } from "./runtime.ts";
+export { type CommitCost, type CommitFacts, commitClause, commitFacts, commitNotice } from "./status/commit.ts";
 export { renderConfig } from "./status/config.ts";
-export { type MarkStatus, type SchedulingStatus, type StatusModel, statusModel } from "./status/model.ts";
+export { renderDetails } from "./status/details.ts";
+export {
+	CONTEXT_VIEWS,
+	type CommandNames,
+	type ContextView,
+	HUMAN_ENTRY_PAGE,
+	HUMAN_FOLD_PAGE,
+	renderContext,
+	VIEW_WIDTH,
+} from "./status/human.ts";
+export {
+	type MarkStatus,
+	type SchedulingStatus,
+	type StatusModel,
+	statusModel,
+	type UsageFigure,
+} from "./status/model.ts";
 export { renderStatus, STATUS_PAGE_SIZE, type StatusRequest } from "./status/render.ts";
 export { SuggestionRegistry, suggestionAcceptEntryType } from "./suggestions.ts";
 export {

@@ -4,7 +4,7 @@
 
 import { errorMessage } from "../../common/index.ts";
 import { PEEK_DEFAULT_BYTES } from "./schema.ts";
-import { type ActionInput, type ActionResult, refuse } from "./shared.ts";
+import { type ActionInput, type ActionResult, askFor, refuse } from "./shared.ts";
 
 export async function peekAction(
 	input: ActionInput,
@@ -25,7 +25,7 @@ export async function peekAction(
 	}
 	const done = slice.end >= slice.totalBytes;
 	const head = `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified · one JSON line per entry]`;
-	const tail = done ? "[end of source]" : `[more: {"action":"peek","id":"${args.id}","offset":${slice.end}}]`;
+	const tail = done ? "[end of source]" : `[more: ${askFor(input, "peek", args.id, slice.end)}]`;
 	return {
 		text: `${head}\n${slice.text}\n${tail}`,
 		details: {

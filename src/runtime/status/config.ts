@@ -9,9 +9,7 @@ import {
 	type SettingsFile,
 	type SettledOptions,
 } from "../../options/index.ts";
-
-/** Columns the view is laid out for (an 80-column terminal less Pi's padding). */
-const VIEW_WIDTH = 78;
+import { VIEW_WIDTH } from "./human.ts";
 
 const SOURCE_LABEL: Record<OptionSource, string> = {
 	default: "default",
