@@ -18,6 +18,7 @@ import {
 	statusModel,
 } from "../runtime/index.ts";
 import type { PiFold } from "./host.ts";
+import { refreshFooter } from "./notices.ts";
 import { displayPath, type PiFoldSettings } from "./settings.ts";
 
 function show(ctx: ExtensionCommandContext, text: string, level: "info" | "warning" | "error" = "info"): void {
@@ -120,6 +121,7 @@ export function registerCommands(pi: ExtensionAPI, piFold: PiFold, settings: PiF
 				return show(ctx, `/${fold} unmark: marks exist only with foldScheduling "epoch"; nothing changed`, "warning");
 			const result = await callTool(runtime, piFold.host(ctx), parsed.raw, "human");
 			show(ctx, result.text, result.isError ? "warning" : "info");
+			refreshFooter(piFold, ctx);
 		},
 	});
 }

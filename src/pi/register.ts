@@ -1,5 +1,6 @@
 // Wires pi-fold into Pi: settles the options (registerPiFold's own over the settings files,
-// settings.ts), creates the runtime, and registers the hooks (hooks.ts), the tool and the commands. The runtime itself knows nothing of Pi: each call gets a host
+// settings.ts), creates the runtime, and registers the hooks (hooks.ts), the tool, the commands and
+// the human's notices (notices.ts). The runtime itself knows nothing of Pi: each call gets a host
 // (host.ts) built from the event's context.
 
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import { registerCommands } from "./commands.ts";
 import { registerHooks } from "./hooks.ts";
 import { type PiFold, piHost } from "./host.ts";
 import { registerIntegrations } from "./integrations.ts";
+import { registerNotices } from "./notices.ts";
 import { notifierFor } from "./notify.ts";
 import { PiFoldSettings } from "./settings.ts";
 import { briefWriterFor } from "./summarizer.ts";
@@ -49,5 +51,6 @@ export function registerPiFold(pi: ExtensionAPI, options?: PiFoldOptions, extras
 	registerTool(pi, fold);
 	registerCommands(pi, fold, settings);
 	registerIntegrations(pi, fold);
+	registerNotices(pi, fold);
 	return fold;
 }

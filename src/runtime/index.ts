@@ -55,6 +55,7 @@ export {
 	CONTEXT_VIEWS,
 	type CommandNames,
 	type ContextView,
+	footerText,
 	HUMAN_ENTRY_PAGE,
 	HUMAN_FOLD_PAGE,
 	renderContext,

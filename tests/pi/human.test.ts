@@ -3,12 +3,22 @@
 // window used, the same figure as Pi's footer; pi-fold's limit; folds; the last commit and what it
 // freed), then the folds; `/context details` holds the scheduler and the request counters;
 // `/context entries` lists the ids `/fold-context fold` takes; long listings page with the slash
-// command for the next page; replies to the human name slash commands, never the agent's JSON; the
-// agent's `status` keeps the formats the benchmark's agent parses.
+// command for the next page; replies to the human name slash commands, never the agent's JSON; a
+// commit shows one line and the footer one item, in the TUI (and RPC) only; the agent's `status`
+// keeps the formats the benchmark's agent parses.
 
 import { Text } from "@earendil-works/pi-tui";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callProbes, callTool, cleanupTempDirs, createHarness, type Harness, say, toolTexts } from "./harness.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+	allNotices,
+	callProbes,
+	callTool,
+	cleanupTempDirs,
+	createHarness,
+	type Harness,
+	say,
+	toolTexts,
+} from "./harness.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -154,6 +164,38 @@ describe("a long fold listing", () => {
 		expect(second).toContain(" Every fold, nested, oldest first (page 2 of 2):");
 		expect(second.filter((l) => l.startsWith("   fXXXXXXXXXXXXXXXX"))).toHaveLength(2);
 		expect(second.some((l) => l.includes("Next page"))).toBe(false);
+	});
+});
+
+describe("a commit, as the human sees it", () => {
+	it("shows one line per commit and a footer item in the TUI", async () => {
+		const h = await twoFolds();
+		const commits = h.ui.notices.filter((n) => n.message.startsWith("pi-fold folded"));
+		expect(commits.map((n) => n.message)).toEqual([
+			expect.stringMatching(/^pi-fold folded 1 span, ~\d+ tokens freed\. \/context lists the folds\.$/),
+			"pi-fold folded 1 span (1 tool batch). /context lists the folds.",
+		]);
+		expect(commits.every((n) => n.level === "info")).toBe(true);
+		const percent = h.ctx().getContextUsage()?.percent?.toFixed(1);
+		expect(h.ui.statuses.get("pi-fold")).toBe(`pi-fold: 2 folds · ${percent}% used`);
+	});
+
+	it("reaches an RPC client as any extension's notify and status do", async () => {
+		const h = await twoFolds("rpc");
+		expect(h.ui.notices.filter((n) => n.message.startsWith("pi-fold folded"))).toHaveLength(2);
+		expect(h.ui.statuses.get("pi-fold")).toMatch(/^pi-fold: 2 folds · [\d.]+% used$/);
+	});
+
+	it("prints nothing in print mode", async () => {
+		const out = vi.spyOn(process.stdout, "write");
+		const seen = allNotices.length;
+		try {
+			await twoFolds(undefined);
+			expect(out.mock.calls.map((c) => String(c[0])).filter((s) => s.includes("pi-fold folded"))).toEqual([]);
+		} finally {
+			out.mockRestore();
+		}
+		expect(allNotices.slice(seen).filter((s) => s.includes("folded"))).toEqual([]);
 	});
 });
 

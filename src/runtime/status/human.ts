@@ -187,3 +187,14 @@ export function renderContext(
 	lines.push(`More: ${s} details · ${s} tree · ${s} entries`);
 	return lines.join("\n");
 }
+
+/** The compact footer item: folds (and marks waiting for a commit) and the window used, as Pi's footer says it. */
+export function footerText(
+	state: { readonly folds: ReadonlyMap<string, unknown>; readonly pendingMarks: ReadonlyMap<string, unknown> },
+	percent: number | null | undefined,
+): string {
+	const n = state.folds.size;
+	const marks = state.pendingMarks.size > 0 ? `, ${state.pendingMarks.size} marked` : "";
+	const used = percent === null || percent === undefined ? "?" : `${percent.toFixed(1)}%`;
+	return `pi-fold: ${n === 0 ? "no folds" : plural(n, "fold")}${marks} · ${used} used`;
+}
