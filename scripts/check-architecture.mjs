@@ -14,6 +14,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Which layers each src/ layer may import (itself always). Order: bottom to top. */
 export const LAYERS = {
 	common: [],
+	chart: ["common"],
 	wasm: ["common"],
 	verify: ["common", "wasm"],
 	store: ["common", "wasm", "verify"],
