@@ -51,6 +51,21 @@ export const LAYERS = {
 		"runtime",
 		"store",
 	],
+	replay: [
+		"common",
+		"chart",
+		"wasm",
+		"transcript",
+		"lattice",
+		"briefs",
+		"state",
+		"projection",
+		"policy",
+		"options",
+		"runtime",
+		"store",
+		"simulate",
+	],
 	pi: [
 		"common",
 		"wasm",
@@ -64,7 +79,7 @@ export const LAYERS = {
 		"options",
 		"runtime",
 	],
-	cli: ["common", "wasm", "verify", "store"],
+	cli: ["common", "wasm", "verify", "store", "options", "chart", "replay"],
 	"(entry)": ["pi", "options"],
 };
 

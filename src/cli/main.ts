@@ -13,6 +13,7 @@ const commands: Record<string, () => Promise<Command>> = {
 	verify: async () => (await import("./commands/verify.ts")).command,
 	bench: async () => (await import("./commands/bench.ts")).command,
 	demo: async () => (await import("./commands/demo.ts")).command,
+	replay: async () => (await import("./commands/replay.ts")).command,
 };
 
 const usage = `usage: pi-fold <command> [args]
@@ -22,6 +23,7 @@ commands:
   verify DIR          verify a content-addressed store (sha256/<2 hex>/<64 hex>)
   bench [--json]      run the hashing and estimator benchmarks
   demo [options]      run the offline session benchmark (the main job)
+  replay FILE --window N   replay a Pi session file through pi-fold, offline
 `;
 
 async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,238 @@
+// Replays a recorded Pi session through pi-fold's policy, offline and with no model calls: the
+// branch's messages driven through a FoldRuntime over a simulated session (src/simulate `drive`,
+// an in-memory fold store, deterministic briefs), each request billed by a positional prefix cache
+// with the session's own idle times. The simulator counts characters / 4; to put its estimates in
+// the session's own tokens, the session is also simulated as it ran (compactions and all) and every
+// estimate scaled by the file's recorded prompt tokens over that simulation's (the calibration),
+// whose bill at the same prices is reported beside the recorded one as the estimator's check.
+// Pure apart from the in-memory store.
+
+import { type PiFoldOptions, resolveOptions } from "../options/index.ts";
+import { FoldRuntime } from "../runtime/index.ts";
+import { drive, MemoryStore, PrefixCache, type SimRequest, SimSession } from "../simulate/index.ts";
+import type { TranscriptMessage } from "../transcript/index.ts";
+import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
+import { impliedPrices, type NativeFigures, nativeFigures, type Prices, type promptOf } from "./native.ts";
+import type { SessionFile } from "./session-file.ts";
+
+/** Output tokens reserved per request when the caller does not say (Pi's default reserve). */
+export const DEFAULT_MAX_OUTPUT = 16_384;
+/** Prefix cache lifetime when the caller does not say: five minutes, the common provider default. */
+export const DEFAULT_CACHE_TTL_MS = 5 * 60_000;
+
+export interface ReplayOptions {
+	/** The model's context window in tokens (a session file does not record it). */
+	readonly window: number;
+	/** Output tokens each request reserves (default DEFAULT_MAX_OUTPUT). */
+	readonly maxOutput?: number;
+	/** Dollars per million tokens (default: what the file's own costs imply). */
+	readonly prices?: Prices;
+	/** Prefix cache lifetime in ms (default DEFAULT_CACHE_TTL_MS). */
+	readonly cacheTtlMs?: number;
+	readonly scheduling?: "immediate" | "epoch";
+	/** pi-fold's options for the replay (a settings file's), over the replay's own (deterministic briefs). */
+	readonly options?: PiFoldOptions;
+}
+
+/** One request of the pi-fold replay, in the session's tokens. */
+export interface EstimatedRequest {
+	/** Ordinal of the assistant reply it produced (1-based, as in the session). */
+	readonly reply: number;
+	readonly prompt: number;
+	readonly fresh: number;
+	readonly cacheRead: number;
+	readonly output: number;
+	readonly cost: number;
+}
+
+export interface PiFoldFigures {
+	readonly requests: readonly EstimatedRequest[];
+	readonly prompt: number;
+	readonly fresh: number;
+	readonly cacheRead: number;
+	readonly output: number;
+	readonly cost: number;
+	readonly peak: number;
+	readonly folds: number;
+	readonly agentFolds: number;
+	readonly commits: number;
+	/** Entries inside a fold (their exact bytes in the fold store, SHA-256 addressed). */
+	readonly foldedEntries: number;
+	readonly foldedBytes: number;
+	/** Why the replay stopped early (pi-fold's fence), or null. */
+	readonly stopped: string | null;
+	readonly problems: readonly string[];
+}
+
+export interface ReplayResult {
+	readonly sessionId: string;
+	readonly version: number;
+	readonly model: string | undefined;
+	readonly window: number;
+	readonly budget: number;
+	readonly prices: Prices;
+	readonly pricesFrom: "the file's own costs" | "--prices";
+	readonly messages: number;
+	readonly native: NativeFigures;
+	/** The session's requests' cost: the file's own, or (a file with no cost) its exact tokens at `prices`. */
+	readonly recordedCost: { readonly dollars: number; readonly from: "the file" | "the prices" };
+	/** Recorded prompt tokens over the simulator's count of the same requests as they ran. */
+	readonly calibration: number;
+	/** The session as it ran, estimated the way pi-fold's replay is: the estimator's check. */
+	readonly check: { readonly prompt: number; readonly cost: number };
+	readonly pifold: PiFoldFigures;
+}
+
+/** The price of fresh prompt tokens: cache writes when the session mostly wrote the cache, else input. */
+function freshPrice(native: NativeFigures, prices: Prices): number {
+	return native.requests.cacheWrite > native.requests.input ? prices.cacheWrite : prices.input;
+}
+
+function costOf(fresh: number, cacheRead: number, output: number, prices: Prices, pFresh: number): number {
+	return (fresh * pFresh + cacheRead * prices.cacheRead + output * prices.output) / 1_000_000;
+}
+
+function recordedCost(native: NativeFigures, prices: Prices): ReplayResult["recordedCost"] {
+	if (native.requests.cost > 0) return { dollars: native.requests.cost, from: "the file" };
+	const r = native.requests;
+	const dollars =
+		(r.input * prices.input +
+			r.cacheWrite * prices.cacheWrite +
+			r.cacheRead * prices.cacheRead +
+			r.output * prices.output) /
+		1_000_000;
+	return { dollars, from: "the prices" };
+}
+
+/** The session as it ran, simulated: each billed reply's request size and cache bill, in simulator tokens. */
+function simulateRecorded(file: SessionFile, model: { contextWindow: number; maxTokens: number }, ttl: number) {
+	const systemPrompt = systemPromptOf(file.branch);
+	let clock = 0;
+	const session = new SimSession({ model, systemPrompt, now: () => clock });
+	const cache = new PrefixCache(ttl);
+	const out: { prompt: number; fresh: number; cacheRead: number }[] = [];
+	feedAsRecorded(file.branch, session, (entry, idleMs) => {
+		clock += idleMs;
+		if (entry.type !== "message" || !entry.message.usage) return;
+		const system: TranscriptMessage = { role: "system", content: systemPrompt };
+		const u = cache.request([system, ...session.llmMessages()], clock);
+		out.push({ prompt: u.promptTokens, fresh: u.fresh, cacheRead: u.cacheRead });
+	});
+	return out;
+}
+
+/** What pi-fold's runtime holds after the replay: folds, commits, what they keep recoverable. */
+function foldFigures(runtime: FoldRuntime, session: SimSession) {
+	const host = session.host({ decisionEntryType: runtime.names.decisionEntryType, receiptType: runtime.receiptType });
+	const snap = runtime.snapshot(host);
+	const folds = [...snap.state.folds.values()];
+	const leaves = new Set(folds.flatMap((f) => f.leafIds));
+	const roots = snap.lattice.roots.map((id) => snap.lattice.get(id)?.record.sourceBytes ?? 0);
+	return {
+		folds: folds.length,
+		agentFolds: folds.filter((f) => f.origin === "agent").length,
+		commits: snap.state.commitSeq,
+		foldedEntries: leaves.size,
+		foldedBytes: roots.reduce((a, b) => a + b, 0),
+	};
+}
+
+/** Replays `file` through pi-fold; see the module comment for what is estimated and how. */
+export async function replaySession(file: SessionFile, options: ReplayOptions): Promise<ReplayResult> {
+	const native = nativeFigures(file.branch);
+	const prices = options.prices ?? impliedPrices(file.branch);
+	const pFresh = freshPrice(native, prices);
+	const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+	const model = { contextWindow: options.window, maxTokens: options.maxOutput ?? DEFAULT_MAX_OUTPUT };
+	const recorded = simulateRecorded(file, model, ttl);
+	const simulated = recorded.reduce((n, r) => n + r.prompt, 0);
+	const calibration = simulated > 0 ? native.prompts.reduce((n, p) => n + p.prompt, 0) / simulated : 1;
+	const check = recorded.reduce(
+		(acc, r, i) => ({
+			prompt: acc.prompt + r.prompt * calibration,
+			cost:
+				acc.cost +
+				costOf(r.fresh * calibration, r.cacheRead * calibration, native.prompts[i]?.output ?? 0, prices, pFresh),
+		}),
+		{ prompt: 0, cost: 0 },
+	);
+	const messages = replayMessages(file.branch, file.entries);
+	const runtime = new FoldRuntime(
+		resolveOptions({
+			foldScheduling: options.scheduling ?? "immediate",
+			...options.options,
+			// No model calls: briefs are pi-fold's deterministic ones.
+			summarizer: "deterministic",
+			summarizeContextSpan: undefined,
+		}),
+		() => new MemoryStore(),
+	);
+	const session = new SimSession({ model, systemPrompt: systemPromptOf(file.branch) });
+	const result = await drive(runtime, session, messages, { cacheTtlMs: ttl });
+	const requests = estimated(result.requests, messages, calibration, prices, pFresh);
+	const total = (pick: (r: EstimatedRequest) => number) => requests.reduce((n, r) => n + pick(r), 0);
+	const budget = model.contextWindow - model.maxTokens;
+	return {
+		sessionId: file.id,
+		version: file.version,
+		model: native.model,
+		window: options.window,
+		budget,
+		prices,
+		pricesFrom: options.prices ? "--prices" : "the file's own costs",
+		messages: messages.length,
+		native,
+		recordedCost: recordedCost(native, prices),
+		calibration,
+		check,
+		pifold: {
+			requests,
+			prompt: total((r) => r.prompt),
+			fresh: total((r) => r.fresh),
+			cacheRead: total((r) => r.cacheRead),
+			output: total((r) => r.output),
+			cost: total((r) => r.cost),
+			peak: requests.reduce((m, r) => Math.max(m, r.prompt), 0),
+			...foldFigures(runtime, session),
+			stopped: result.stopped
+				? `pi-fold's fence would have stopped the session at reply ${requests.length + 1}: no lossless fold could bring that request under pi-fold's limit of ${budget.toLocaleString("en-US")} tokens`
+				: null,
+			problems: [
+				...result.errors,
+				...result.divergences.map((d) => `the context tool's call ${d.callId} answered differently than recorded`),
+			],
+		},
+	};
+}
+
+/** The replay's requests in the session's tokens, with the recorded output of the reply each produced. */
+function estimated(
+	requests: readonly SimRequest[],
+	messages: readonly { message: TranscriptMessage }[],
+	calibration: number,
+	prices: Prices,
+	pFresh: number,
+): EstimatedRequest[] {
+	const replyOrdinal = new Map<number, number>();
+	let n = 0;
+	messages.forEach((m, i) => {
+		if (m.message.role === "assistant") replyOrdinal.set(i, ++n);
+	});
+	return requests
+		.filter((r) => !r.fenced)
+		.map((r) => {
+			const reply = messages[r.at]?.message as { usage?: Parameters<typeof promptOf>[0] } | undefined;
+			const usage = reply?.usage;
+			const output = usage?.output ?? 0;
+			const fresh = r.fresh * calibration;
+			const cacheRead = r.cacheRead * calibration;
+			return {
+				reply: replyOrdinal.get(r.at) ?? 0,
+				prompt: r.promptTokens * calibration,
+				fresh,
+				cacheRead,
+				output,
+				cost: costOf(fresh, cacheRead, output, prices, pFresh),
+			};
+		});
+}
