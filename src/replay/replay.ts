@@ -74,8 +74,15 @@ export interface ReplayResult {
 	readonly pricesFrom: "the file's own costs" | "--prices";
 	readonly messages: number;
 	readonly native: NativeFigures;
-	/** The session's requests' cost: the file's own, or (a file with no cost) its exact tokens at `prices`. */
-	readonly recordedCost: { readonly dollars: number; readonly from: "the file" | "the prices" };
+	/**
+	 * The session's cost, its requests' and its summary requests': the file's own, or (a file that
+	 * records no cost) its exact tokens at `prices`.
+	 */
+	readonly recordedCost: {
+		readonly dollars: number;
+		readonly summaries: number;
+		readonly from: "the file" | "the prices";
+	};
 	/** Recorded prompt tokens over the simulator's count of the same requests as they ran. */
 	readonly calibration: number;
 	/** The session as it ran, estimated the way pi-fold's replay is: the estimator's check. */
@@ -93,15 +100,15 @@ function costOf(fresh: number, cacheRead: number, output: number, prices: Prices
 }
 
 function recordedCost(native: NativeFigures, prices: Prices): ReplayResult["recordedCost"] {
-	if (native.requests.cost > 0) return { dollars: native.requests.cost, from: "the file" };
-	const r = native.requests;
-	const dollars =
+	if (native.total.cost > 0)
+		return { dollars: native.requests.cost, summaries: native.summaries.cost, from: "the file" };
+	const at = (r: NativeFigures["requests"]) =>
 		(r.input * prices.input +
 			r.cacheWrite * prices.cacheWrite +
 			r.cacheRead * prices.cacheRead +
 			r.output * prices.output) /
 		1_000_000;
-	return { dollars, from: "the prices" };
+	return { dollars: at(native.requests), summaries: at(native.summaries), from: "the prices" };
 }
 
 /** The session as it ran, simulated: each billed reply's request size and cache bill, in simulator tokens. */

@@ -21,7 +21,9 @@ function pricesLine(r: ReplayResult): string {
 	const p = r.prices;
 	if (p.input + p.output + p.cacheRead + p.cacheWrite === 0)
 		return "Prices: the file records no cost (pass --prices to price the tokens)";
-	return `Prices per million tokens (${r.pricesFrom}): input $${p.input}, output $${p.output}, cache read $${p.cacheRead}, cache write $${p.cacheWrite}`;
+	const recorded =
+		r.recordedCost.from === "the prices" ? "; the file records no cost, so its tokens are priced too" : "";
+	return `Prices per million tokens (${r.pricesFrom}): input $${p.input}, output $${p.output}, cache read $${p.cacheRead}, cache write $${p.cacheWrite}${recorded}`;
 }
 
 /** The side-by-side text. `source` names the file; `chartPath` where the chart went, if written. */
@@ -40,12 +42,8 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		row("  read from cache", int(n.requests.cacheRead), int(f.cacheRead)),
 		row("  not cached", int(n.requests.input + n.requests.cacheWrite), int(f.fresh)),
 		row("Output tokens", int(n.requests.output), `${int(f.output)} (the same replies)`),
-		row(
-			"Cost of the requests",
-			`${usd(r.recordedCost.dollars)}${r.recordedCost.from === "the prices" ? " (its tokens at the prices)" : ""}`,
-			usd(f.cost),
-		),
-		row("Summary requests", `${n.summaries.calls} (${usd(n.summaries.cost)})`, "none (briefs are built in)"),
+		row("Cost of the requests", usd(r.recordedCost.dollars), usd(f.cost)),
+		row("Summary requests", `${n.summaries.calls} (${usd(r.recordedCost.summaries)})`, "none (briefs are built in)"),
 		row("Peak request", int(n.peak), int(f.peak)),
 		row(
 			"Compactions / folds",
