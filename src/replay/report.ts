@@ -48,7 +48,7 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		row(
 			"Compactions / folds",
 			`${n.compactions} compaction${n.compactions === 1 ? "" : "s"}`,
-			`${f.folds} folds (${f.agentFolds} the agent's) in ${f.commits} commits`,
+			`${f.folds} fold${f.folds === 1 ? "" : "s"} (${f.agentFolds} the agent's) in ${f.commits} commit${f.commits === 1 ? "" : "s"}`,
 		),
 		row(
 			"Out of the model's reach",
