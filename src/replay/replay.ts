@@ -71,7 +71,7 @@ export interface ReplayResult {
 	readonly window: number;
 	readonly budget: number;
 	readonly prices: Prices;
-	readonly pricesFrom: "the file's own costs" | "--prices";
+	readonly pricesFrom: "the file's own costs" | "the prices given";
 	readonly messages: number;
 	readonly native: NativeFigures;
 	/**
@@ -89,6 +89,11 @@ export interface ReplayResult {
 	readonly check: { readonly prompt: number; readonly cost: number };
 	readonly pifold: PiFoldFigures;
 }
+
+/** The simulated model: its window and the output it reserves. */
+type SimModel = { readonly contextWindow: number; readonly maxTokens: number };
+/** The prices, and the one fresh prompt tokens are billed at. */
+type Pricing = { readonly prices: Prices; readonly fresh: number };
 
 /** The price of fresh prompt tokens: cache writes when the session mostly wrote the cache, else input. */
 function freshPrice(native: NativeFigures, prices: Prices): number {
@@ -112,7 +117,7 @@ function recordedCost(native: NativeFigures, prices: Prices): ReplayResult["reco
 }
 
 /** The session as it ran, simulated: each billed reply's request size and cache bill, in simulator tokens. */
-function simulateRecorded(file: SessionFile, model: { contextWindow: number; maxTokens: number }, ttl: number) {
+function simulateRecorded(file: SessionFile, model: SimModel, ttl: number) {
 	const systemPrompt = systemPromptOf(file.branch);
 	let clock = 0;
 	const session = new SimSession({ model, systemPrompt, now: () => clock });
@@ -144,25 +149,22 @@ function foldFigures(runtime: FoldRuntime, session: SimSession) {
 	};
 }
 
-/** Replays `file` through pi-fold; see the module comment for what is estimated and how. */
-export async function replaySession(file: SessionFile, options: ReplayOptions): Promise<ReplayResult> {
-	const native = nativeFigures(file.branch);
-	const prices = options.prices ?? impliedPrices(file.branch);
-	const pFresh = freshPrice(native, prices);
-	const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
-	const model = { contextWindow: options.window, maxTokens: options.maxOutput ?? DEFAULT_MAX_OUTPUT };
+/** The calibration (recorded prompt tokens over the simulator's count of the session as it ran) and the check. */
+function calibrate(file: SessionFile, native: NativeFigures, model: SimModel, ttl: number, price: Pricing) {
 	const recorded = simulateRecorded(file, model, ttl);
 	const simulated = recorded.reduce((n, r) => n + r.prompt, 0);
 	const calibration = simulated > 0 ? native.prompts.reduce((n, p) => n + p.prompt, 0) / simulated : 1;
-	const check = recorded.reduce(
-		(acc, r, i) => ({
-			prompt: acc.prompt + r.prompt * calibration,
-			cost:
-				acc.cost +
-				costOf(r.fresh * calibration, r.cacheRead * calibration, native.prompts[i]?.output ?? 0, prices, pFresh),
-		}),
-		{ prompt: 0, cost: 0 },
-	);
+	const check = { prompt: 0, cost: 0 };
+	recorded.forEach((r, i) => {
+		check.prompt += r.prompt * calibration;
+		const output = native.prompts[i]?.output ?? 0;
+		check.cost += costOf(r.fresh * calibration, r.cacheRead * calibration, output, price.prices, price.fresh);
+	});
+	return { calibration, check };
+}
+
+/** The branch's messages driven through a FoldRuntime over a simulated session (no model calls). */
+async function runPiFold(file: SessionFile, options: ReplayOptions, model: SimModel, ttl: number) {
 	const messages = replayMessages(file.branch, file.entries);
 	const runtime = new FoldRuntime(
 		resolveOptions({
@@ -176,9 +178,22 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 	);
 	const session = new SimSession({ model, systemPrompt: systemPromptOf(file.branch) });
 	const result = await drive(runtime, session, messages, { cacheTtlMs: ttl });
-	const requests = estimated(result.requests, messages, calibration, prices, pFresh);
+	return { messages, runtime, session, result };
+}
+
+/** Replays `file` through pi-fold; see the module comment for what is estimated and how. */
+export async function replaySession(file: SessionFile, options: ReplayOptions): Promise<ReplayResult> {
+	const native = nativeFigures(file.branch);
+	const prices = options.prices ?? impliedPrices(file.branch);
+	const price = { prices, fresh: freshPrice(native, prices) };
+	const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+	const model = { contextWindow: options.window, maxTokens: options.maxOutput ?? DEFAULT_MAX_OUTPUT };
+	const { calibration, check } = calibrate(file, native, model, ttl, price);
+	const run = await runPiFold(file, options, model, ttl);
+	const requests = estimated(run.result.requests, run.messages, calibration, prices, price.fresh);
 	const total = (pick: (r: EstimatedRequest) => number) => requests.reduce((n, r) => n + pick(r), 0);
 	const budget = model.contextWindow - model.maxTokens;
+	const stopped = `pi-fold's fence would have stopped the session at reply ${requests.length + 1}: no lossless fold could bring that request under pi-fold's limit of ${budget.toLocaleString("en-US")} tokens`;
 	return {
 		sessionId: file.id,
 		version: file.version,
@@ -186,8 +201,8 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 		window: options.window,
 		budget,
 		prices,
-		pricesFrom: options.prices ? "--prices" : "the file's own costs",
-		messages: messages.length,
+		pricesFrom: options.prices ? "the prices given" : "the file's own costs",
+		messages: run.messages.length,
 		native,
 		recordedCost: recordedCost(native, prices),
 		calibration,
@@ -200,13 +215,11 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 			output: total((r) => r.output),
 			cost: total((r) => r.cost),
 			peak: requests.reduce((m, r) => Math.max(m, r.prompt), 0),
-			...foldFigures(runtime, session),
-			stopped: result.stopped
-				? `pi-fold's fence would have stopped the session at reply ${requests.length + 1}: no lossless fold could bring that request under pi-fold's limit of ${budget.toLocaleString("en-US")} tokens`
-				: null,
+			...foldFigures(run.runtime, run.session),
+			stopped: run.result.stopped ? stopped : null,
 			problems: [
-				...result.errors,
-				...result.divergences.map((d) => `the context tool's call ${d.callId} answered differently than recorded`),
+				...run.result.errors,
+				...run.result.divergences.map((d) => `the context tool's call ${d.callId} answered differently than recorded`),
 			],
 		},
 	};
