@@ -14,6 +14,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Which layers each src/ layer may import (itself always). Order: bottom to top. */
 export const LAYERS = {
 	common: [],
+	args: [],
 	chart: ["common"],
 	wasm: ["common"],
 	verify: ["common", "wasm"],
@@ -79,7 +80,7 @@ export const LAYERS = {
 		"options",
 		"runtime",
 	],
-	cli: ["common", "wasm", "verify", "store", "options", "chart", "replay"],
+	cli: ["common", "args", "wasm", "verify", "store", "options", "chart", "replay"],
 	"(entry)": ["pi", "options"],
 };
 

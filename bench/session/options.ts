@@ -19,8 +19,8 @@ export const DEFAULT_STAGE_CHARS = 48_000;
 /** Arms run by default, in order. */
 export const DEFAULT_ARMS: readonly string[] = [
 	"native",
-	"unmanaged",
 	"pifold-ladder",
+	"pifold-agent",
 	"pifold-immediate",
 	"pifold-epoch",
 ];

@@ -114,7 +114,7 @@ export const PIFOLD_ARMS: readonly ArmDefinition[] = [
 		...common,
 		name: "pifold-ladder",
 		description:
-			"pi-fold defaults (immediate scheduling, session-model briefs), Pi's compaction on; the agent never calls the tool: the automatic ladder alone",
+			"pi-fold's defaults (cost scheduling, session-model briefs when they pay), Pi's compaction on; the agent never calls the tool: the automatic ladder alone",
 		extensions: withPiFold({}),
 		routes: [briefRoute],
 	},
@@ -138,8 +138,8 @@ export const PIFOLD_ARMS: readonly ArmDefinition[] = [
 		...common,
 		name: "pifold-agent",
 		description:
-			"issue 4's agent-curation arm under the default (immediate) scheduling: since issue 5 the same agent runs in pifold-immediate, so it is not in the default run",
-		extensions: withPiFold({ foldScheduling: "immediate" }),
+			"pi-fold's defaults (cost scheduling) with the curating agent: it marks each handed-in stage with its own brief and recovers old facts through the brief's handle before rereading from disk",
+		extensions: withPiFold({}),
 		...agent,
 	},
 ];

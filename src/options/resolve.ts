@@ -26,12 +26,12 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
 		throw new OptionsError(`pi-fold options: ${problems.join("; ")}`);
 	}
 	const o = parsed.data;
-	const epoch = o.foldScheduling === "epoch";
-	const defaultActions = TOOL_ACTIONS.filter((a) => a !== "unmark" || epoch);
+	const marks = o.foldScheduling !== "immediate";
+	const defaultActions = TOOL_ACTIONS.filter((a) => a !== "unmark" || marks);
 	return {
 		...o,
 		summarizer: o.summarizeContextSpan ? "custom" : (o.summarizer ?? "session"),
-		foldPeekResults: o.foldPeekResults ?? epoch,
+		foldPeekResults: o.foldPeekResults ?? marks,
 		toolActions: o.toolActions ?? defaultActions,
 		readOnlyTools: o.readOnlyTools ?? DEFAULT_READ_ONLY_TOOLS,
 		isMcpTool: o.isMcpTool ?? (() => false),

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { ProjectionCandidate } from "../projection/index.ts";
 
-/** Every action the context tool knows; `unmark` is offered only under epoch scheduling. */
+/** Every action the context tool knows; `unmark` is offered only where folds are pending marks (epoch, cost). */
 export const TOOL_ACTIONS = [
 	"status",
 	"peek",
@@ -26,7 +26,14 @@ export const DEFAULT_BRAND_NOUN = "active-context";
 export const DEFAULT_ENTRY_TYPE_PREFIX = "pi-fold-active-context";
 export const DEFAULT_COMMAND_PREFIX = "";
 export const DEFAULT_COMMAND_NAMES = { status: "context", fold: "fold-context" } as const;
-export const DEFAULT_FOLD_SCHEDULING = "immediate";
+/**
+ * Default "cost": commits timed and sized by what they cost (docs/cost-policy.md). A deviation from
+ * the spec's "immediate" default, measured across windows in docs/session-benchmark.md; "immediate"
+ * and "epoch" stay available.
+ */
+export const DEFAULT_FOLD_SCHEDULING = "cost";
+/** Newest window tokens a cost-scheduled commit keeps raw (Pi's keepRecentTokens in spirit). */
+export const DEFAULT_KEEP_RAW_TOKENS = 20_000;
 export const DEFAULT_BLOCKING_TOOLS: readonly string[] = ["Agent"];
 
 /** A span summary request handed to `summarizeContextSpan`. */
@@ -61,6 +68,13 @@ const toolNameSchema = z
 	.regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, "must be a tool name: letters, digits, _ or -, starting with a letter or _");
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === "function", `must be a function (${what})`);
 
+const rate = z.number().min(0);
+const ratesShape = { input: rate, output: rate, cacheRead: rate, cacheWrite: rate };
+const pricesSchema = z.strictObject({
+	...ratesShape,
+	tiers: z.array(z.strictObject({ ...ratesShape, inputTokensAbove: z.number().int().min(0) })).optional(),
+});
+
 const summarizerSchema = z.union([
 	z.literal("session"),
 	z.literal("deterministic"),
@@ -89,13 +103,22 @@ export const optionsSchema = z
 		/** Custom async brief generator; cannot be combined with summarizer. Default undefined. */
 		summarizeContextSpan:
 			fn<(request: SummarizeSpanRequest) => Promise<SummarizeSpanResult>>("summarizeContextSpan").optional(),
-		/** "immediate" applies folds when made; "epoch" marks and commits in batches. Default "immediate". */
-		foldScheduling: z.enum(["immediate", "epoch"]).default(DEFAULT_FOLD_SCHEDULING),
-		/** Treat a peek result as a completed read. Default: true in epoch mode, false in immediate mode. */
+		/**
+		 * "cost" marks and commits when committing costs less than holding, folding deep; "immediate"
+		 * applies folds when made; "epoch" marks and commits in batches at 80%. Default "cost".
+		 */
+		foldScheduling: z.enum(["cost", "immediate", "epoch"]).default(DEFAULT_FOLD_SCHEDULING),
+		/** Newest window tokens a cost-scheduled commit keeps raw (at most a quarter of the budget). Default 20,000. */
+		keepRawTokens: z.number().int().min(0).default(DEFAULT_KEEP_RAW_TOKENS),
+		/** Dollars per million tokens the cost policy uses instead of the model's own price table. Default: the model's. */
+		prices: pricesSchema.optional(),
+		/** Provider cache lifetime in ms, instead of the model's (pi-ai `getPromptCacheTtlMs`). Default: the model's. */
+		cacheTtlMs: z.number().int().positive().optional(),
+		/** Treat a peek result as a completed read. Default: true under cost and epoch scheduling, false under immediate. */
 		foldPeekResults: z.boolean().optional(),
 		/** Total serving window in tokens. Default: the transport's descriptor (the model's contextWindow). */
 		providerTotalWindow: z.number().int().positive().optional(),
-		/** Replacement allowlist of tool actions. Default: all nine, plus unmark in epoch mode. */
+		/** Replacement allowlist of tool actions. Default: all nine, plus unmark under cost and epoch scheduling. */
 		toolActions: z.array(z.enum(TOOL_ACTIONS)).min(1).optional(),
 		/** Tools that trigger one opportunistic stale-tool fold before the call. Default ["Agent"]. */
 		blockingTools: z.array(z.string().min(1)).default([...DEFAULT_BLOCKING_TOOLS]),
@@ -124,11 +147,11 @@ export const optionsSchema = z
 				message: "cannot be combined with summarizer; pass one or the other",
 			});
 		}
-		if (value.toolActions?.includes("unmark") && value.foldScheduling !== "epoch") {
+		if (value.toolActions?.includes("unmark") && value.foldScheduling === "immediate") {
 			ctx.addIssue({
 				code: "custom",
 				path: ["toolActions"],
-				message: 'unmark is only available with foldScheduling: "epoch"',
+				message: 'unmark is not available with foldScheduling: "immediate" (a fold there is not a pending mark)',
 			});
 		}
 		const names = commandNamesOf(value.commandPrefix, value.commandNames);

@@ -56,17 +56,13 @@ function requestHooks(pi: ExtensionAPI, fold: PiFold): void {
 	pi.on(
 		"context",
 		guard("context", (event, ctx) => {
-			// One digest per message serves both the fence's estimate cache and the window observer.
 			const host = fold.host(ctx);
-			const digests = runtime.telemetry.digests(event.messages);
-			const verdict = runtime.fence(host, event.messages, digests);
+			const { verdict } = runtime.request(host, event.messages);
 			if (verdict.abort) {
 				ctx.abort();
 				const advice = "/compact (Pi's native compaction) can make room";
 				host.notify(`${runtime.options.brandNoun} fence: ${verdict.message}; ${advice}`, "error");
-				return undefined;
 			}
-			runtime.observe(host, event.messages, digests);
 			return undefined;
 		}),
 	);

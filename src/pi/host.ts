@@ -3,9 +3,10 @@
 // prompt, model-written briefs through Pi's model registry (summarizer.ts) and the out-of-band
 // notifier. Built per hook or tool call, because Pi may replace its session between calls.
 
+import { type Api, getPromptCacheTtlMs, type Model } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { FoldKind } from "../lattice/index.ts";
-import type { BriefOut, FoldRuntime, Host } from "../runtime/index.ts";
+import type { BriefOut, FoldRuntime, Host, ModelInfo } from "../runtime/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 import { branchRecords, readBranch } from "./branch.ts";
 import { notifierFor } from "./notify.ts";
@@ -23,6 +24,12 @@ export type PiBriefWriter = (
 	kind: FoldKind,
 ) => Promise<BriefOut>;
 
+/** What the runtime reads of a pi-ai model: window, output cap, prices (with tiers) and cache lifetime. */
+function modelInfo(model: Model<Api> | undefined): ModelInfo | undefined {
+	if (!model) return undefined;
+	return { ...model, cacheTtlMs: getPromptCacheTtlMs(model, undefined) };
+}
+
 export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionContext, writeBrief: PiBriefWriter): Host {
 	const sm = ctx.sessionManager;
 	const decisionType = runtime.names.decisionEntryType;
@@ -31,7 +38,11 @@ export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionCon
 		branchRecords: () => branchRecords(sm, decisionType),
 		appendRecord: (record) => pi.appendEntry(decisionType, record),
 		session: () => ({ id: sm.getSessionId(), dir: sm.getSessionFile() ? sm.getSessionDir() : undefined }),
-		model: () => ctx.model,
+		model: () => modelInfo(ctx.model),
+		briefModel: () => {
+			const s = runtime.options.summarizer;
+			return typeof s === "object" ? modelInfo(ctx.modelRegistry.find(s.provider, s.model)) : undefined;
+		},
 		contextTokens: () => {
 			const usage = ctx.getContextUsage?.();
 			return usage && typeof usage.tokens === "number" ? usage.tokens : null;

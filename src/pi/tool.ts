@@ -13,7 +13,7 @@ function description(runtime: FoldRuntime): string {
 		"Fold your own transcript losslessly. A fold replaces a finished span of the conversation in your context window with a short brief; the exact original stays on disk, verified by SHA-256, and comes back with peek (read it, window unchanged) or expand (restore it in place).",
 		`Actions: ${runtime.options.toolActions.join(", ")}.`,
 		'status: folds, window occupancy and cache counters (detail:"tree" lists every fold). peek: read a fold\'s exact source (offset/bytes page it). fold: collapse entries from..to (entry or fold ids) with an optional brief. expand/refold: open a fold one level / close it again. protect/unprotect: keep entries (ids) or a fold (id) from folding. rebrief: replace a brief. reboundary: dissolve folds back to raw, or merge adjacent folds.',
-		runtime.options.foldScheduling === "epoch"
+		runtime.options.foldScheduling !== "immediate"
 			? `fold records a free pending mark (nothing in the window moves; unmark withdraws it); the runtime commits every pending mark in one rewrite when the window needs room. Other decisions land at the next request. Name spans by entry ids (${t} status with detail "entries" lists them), by fold ids, or by your own tool call ids.`
 			: `Decisions land in the window at the next request. Name spans by entry ids (${t} status with detail "entries" lists them), by fold ids, or by your own tool call ids.`,
 	].join("\n");

@@ -11,6 +11,17 @@ export {
 	servingBudget,
 } from "./budget.ts";
 export * from "./constants.ts";
+export {
+	briefRequestCost,
+	type Candidate,
+	type CommitPrediction,
+	commitOptions,
+	type Economy,
+	type Priced,
+	price,
+	worthCommitting,
+} from "./cost.ts";
+export { type CostPlan, type CostScheduleInput, planCostCommit } from "./cost-schedule.ts";
 export { type FenceVerdict, fence } from "./fence.ts";
 export {
 	chapterProposals,
@@ -27,12 +38,30 @@ export {
 	markViews,
 	PLACEHOLDER_TOKENS_ESTIMATE,
 	peekedFolds,
+	readingBatch,
 	requestMessageTokens,
 	spanOf,
 	toolFoldableFor,
 	type WindowTokens,
 	windowTokens,
 } from "./ladder-input.ts";
-export { type MarkView, planCommit, type ScheduleInput, type SchedulePlan } from "./schedule.ts";
+export {
+	DEFAULT_PRICES,
+	firstTierAt,
+	type PriceTable,
+	pricesFor,
+	type Rates,
+	type RequestTokens,
+	ratesAt,
+	requestCost,
+	writeRate,
+} from "./prices.ts";
+export {
+	type FoldScheduling,
+	type MarkView,
+	planCommit,
+	type ScheduleInput,
+	type SchedulePlan,
+} from "./schedule.ts";
 export { type BranchView, buildSnapshot, protectedByRecency, type Snapshot } from "./snapshot.ts";
 export { EDITABLE_ROLES, markProblem, resolveId, spanKind, spanProblem } from "./span-rules.ts";

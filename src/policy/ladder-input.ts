@@ -90,15 +90,44 @@ export function peekedFolds(unit: Unit, entries: readonly TranscriptEntry[], too
 	return ids.length > 0 ? ids : null;
 }
 
+/** Context-tool actions that only read (their results are completed reads like any read-only tool's). */
+const READING_ACTIONS: ReadonlySet<string> = new Set(["peek", "status", "search"]);
+
+/**
+ * The fold ids a batch's context-tool reads named, when every call of the completed batch reads:
+ * a `readOnlyTools` call or a reading action of the context tool. Null when any call does more.
+ */
+export function readingBatch(
+	unit: Unit,
+	entries: readonly TranscriptEntry[],
+	options: Pick<LadderOptions, "readOnlyTools" | "toolName">,
+): string[] | null {
+	if (unit.kind !== "toolBatch" || !unit.complete || unit.toolNames.length === 0) return null;
+	const content = entries[unit.start]?.message.content;
+	if (!Array.isArray(content)) return null;
+	const ids: string[] = [];
+	for (const block of content as { type?: string; name?: string; arguments?: { action?: unknown; id?: unknown } }[]) {
+		if (block.type !== "toolCall") continue;
+		if (block.name !== options.toolName) {
+			if (!options.readOnlyTools.has(String(block.name))) return null;
+			continue;
+		}
+		if (!READING_ACTIONS.has(String(block.arguments?.action))) return null;
+		if (typeof block.arguments?.id === "string") ids.push(block.arguments.id);
+	}
+	return ids;
+}
+
 /**
  * Whether the tool rung may take `unit`: a completed batch of `readOnlyTools`, or (with
- * `foldPeekResults`) a completed peek batch whose folds the agent has not expanded since.
+ * `foldPeekResults`) a completed batch whose calls only read, the context tool's peeks among them,
+ * when the agent has not expanded a fold it peeked since.
  */
 export function toolFoldableFor(snap: Snapshot, options: LadderOptions): (unit: Unit) => boolean {
 	return (unit) => {
 		if (isReadOnlyBatch(unit, options.readOnlyTools)) return true;
 		if (!options.foldPeekResults) return false;
-		const peeked = peekedFolds(unit, snap.view.transcript, options.toolName);
+		const peeked = readingBatch(unit, snap.view.transcript, options);
 		return peeked !== null && !peeked.some((id) => snap.state.expanded.has(id));
 	};
 }

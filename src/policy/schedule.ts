@@ -15,6 +15,9 @@ import {
 } from "./constants.ts";
 import type { Proposal } from "./ladder.ts";
 
+/** When folds reach the window: at once, at 80% in batches, or when committing pays (cost-schedule.ts). */
+export type FoldScheduling = "cost" | "immediate" | "epoch";
+
 /** A pending mark as the scheduler sees it. */
 export interface MarkView {
 	readonly id: string;

@@ -7,8 +7,8 @@
 // whose bill at the same prices is reported beside the recorded one as the estimator's check.
 // Pure apart from the in-memory store.
 
-import { type PiFoldOptions, resolveOptions } from "../options/index.ts";
-import { FoldRuntime } from "../runtime/index.ts";
+import { type PiFoldOptions, type ResolvedOptions, resolveOptions } from "../options/index.ts";
+import { FoldRuntime, type ModelInfo } from "../runtime/index.ts";
 import { drive, MemoryStore, PrefixCache, type SimRequest, SimSession } from "../simulate/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
 import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
@@ -29,7 +29,8 @@ export interface ReplayOptions {
 	readonly prices?: Prices;
 	/** Prefix cache lifetime in ms (default DEFAULT_CACHE_TTL_MS). */
 	readonly cacheTtlMs?: number;
-	readonly scheduling?: "immediate" | "epoch";
+	/** pi-fold's foldScheduling (default: the options', else pi-fold's own default). */
+	readonly scheduling?: ResolvedOptions["foldScheduling"];
 	/** pi-fold's options for the replay (a settings file's), over the replay's own (deterministic briefs). */
 	readonly options?: PiFoldOptions;
 }
@@ -91,7 +92,7 @@ export interface ReplayResult {
 }
 
 /** The simulated model: its window and the output it reserves. */
-type SimModel = { readonly contextWindow: number; readonly maxTokens: number };
+type SimModel = ModelInfo & { readonly contextWindow: number; readonly maxTokens: number };
 /** The prices, and the one fresh prompt tokens are billed at. */
 type Pricing = { readonly prices: Prices; readonly fresh: number };
 
@@ -168,8 +169,8 @@ async function runPiFold(file: SessionFile, options: ReplayOptions, model: SimMo
 	const messages = replayMessages(file.branch, file.entries);
 	const runtime = new FoldRuntime(
 		resolveOptions({
-			foldScheduling: options.scheduling ?? "immediate",
 			...options.options,
+			...(options.scheduling ? { foldScheduling: options.scheduling } : {}),
 			// No model calls: briefs are pi-fold's deterministic ones.
 			summarizer: "deterministic",
 			summarizeContextSpan: undefined,
@@ -187,7 +188,14 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 	const prices = options.prices ?? impliedPrices(file.branch);
 	const price = { prices, fresh: freshPrice(native, prices) };
 	const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
-	const model = { contextWindow: options.window, maxTokens: options.maxOutput ?? DEFAULT_MAX_OUTPUT };
+	// The session's prices and cache lifetime, as pi-fold's cost scheduling reads them from a model.
+	const priced = prices.input + prices.output + prices.cacheRead + prices.cacheWrite > 0;
+	const model = {
+		contextWindow: options.window,
+		maxTokens: options.maxOutput ?? DEFAULT_MAX_OUTPUT,
+		cacheTtlMs: ttl,
+		...(priced ? { cost: prices } : {}),
+	};
 	const { calibration, check } = calibrate(file, native, model, ttl, price);
 	const run = await runPiFold(file, options, model, ttl);
 	const requests = estimated(run.result.requests, run.messages, calibration, prices, price.fresh);

@@ -10,6 +10,7 @@
 import { deterministicBrief } from "../briefs/index.ts";
 import { foldId, foldSource } from "../lattice/index.ts";
 import {
+	type FoldScheduling,
 	type LadderOptions,
 	ladderInput,
 	QUIET_OCCUPANCY,
@@ -25,12 +26,12 @@ import type { SourceStore } from "./ports.ts";
 export async function blockingFold(
 	snap: Snapshot,
 	store: SourceStore,
-	options: LadderOptions & { readonly foldScheduling: "immediate" | "epoch" },
+	options: LadderOptions & { readonly foldScheduling: FoldScheduling },
 	occupancyTokens: number,
 ): Promise<Extract<DecisionBody, { kind: "fold" | "mark" }> | null> {
 	const tokens = windowTokens(snap);
 	const occupancy = occupancyTokens / snap.budget.budgetTokens;
-	const epoch = options.foldScheduling === "epoch";
+	const epoch = options.foldScheduling !== "immediate";
 	if (!epoch && occupancy < QUIET_OCCUPANCY) return null;
 	for (const p of toolProposals(ladderInput(snap, options, tokens, occupancy))) {
 		if (spanProblem(snap, p.start, p.end)) continue;

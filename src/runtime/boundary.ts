@@ -14,8 +14,10 @@ import { errorMessage } from "../common/index.ts";
 import { type FoldKind, type FoldRecord, foldId, foldSource, Lattice } from "../lattice/index.ts";
 import {
 	buildSnapshot,
+	type CommitPrediction,
 	chapterProposals,
 	consolidationProposals,
+	type FoldScheduling,
 	type LadderInput,
 	type LadderOptions,
 	ladderInput,
@@ -49,7 +51,7 @@ export interface Gate {
 }
 
 /** Whether an expand or refold was decided since the branch's last commit record. */
-function expandSinceCommit(snap: Snapshot): boolean {
+export function expandSinceCommit(snap: Snapshot): boolean {
 	for (let i = snap.view.records.length - 1; i >= 0; i--) {
 		const kind = (snap.view.records[i]?.data as { kind?: unknown } | null)?.kind;
 		if (kind === "commit") return false;
@@ -91,7 +93,7 @@ function kindFor(rung: Proposal["rung"]): FoldKind {
 }
 
 /** Peek batches outside the fresh tail that ride any commit (foldPeekResults), not overlapping `taken`. */
-function peekRiders(snap: Snapshot, g: Gate, options: LadderOptions): Proposal[] {
+export function peekRiders(snap: Snapshot, g: Gate, options: LadderOptions): Proposal[] {
 	if (!options.foldPeekResults) return [];
 	const taken = [...g.plan.ladder, ...g.marks];
 	const out: Proposal[] = [];
@@ -110,10 +112,11 @@ async function ladderRecord(
 	store: SourceStore,
 	leaves: readonly TranscriptEntry[],
 	kind: FoldKind,
+	modelBrief: boolean,
 ): Promise<FoldRecord> {
 	const { sha256, bytes } = await store.put(foldSource(leaves));
 	const fallback = { brief: deterministicBrief(leaves), source: "deterministic" as const };
-	const brief = kind === "tools" ? fallback : await host.writeBrief(leaves, kind).catch(() => fallback);
+	const brief = kind === "tools" || !modelBrief ? fallback : await host.writeBrief(leaves, kind).catch(() => fallback);
 	return {
 		id: foldId(leaves),
 		kind,
@@ -134,23 +137,27 @@ export interface LadderDecisions {
 	readonly freedTokens: number;
 }
 
-/** Step 2: the ladder's folds (immediate) or top-up-flagged marks (epoch), sources written first. */
+/**
+ * Step 2: the ladder's folds (immediate scheduling) or top-up-flagged marks (cost, epoch), their
+ * sources written first; `modelBrief` says which chapter or consolidation gets a model-written brief.
+ */
 export async function ladderDecisions(
 	host: Host,
 	store: SourceStore,
 	snap: Snapshot,
-	g: Gate,
-	options: LadderOptions & { readonly foldScheduling: "immediate" | "epoch" },
+	proposals: readonly Proposal[],
+	options: { readonly foldScheduling: FoldScheduling },
+	modelBrief: (p: Proposal) => boolean = () => true,
 ): Promise<LadderDecisions> {
-	const epoch = options.foldScheduling === "epoch";
+	const epoch = options.foldScheduling !== "immediate";
 	const out: LadderDecisions = { bodies: [], ids: [], topUp: new Set(), freedTokens: 0 };
 	let freed = 0;
-	for (const p of [...g.plan.ladder, ...peekRiders(snap, g, options)]) {
+	for (const p of proposals) {
 		const leaves = snap.view.transcript.slice(p.start, p.end);
 		const id = foldId(leaves);
 		if (snap.state.folds.has(id) || snap.state.pendingMarks.has(id) || out.ids.includes(id)) continue;
 		if (spanProblem(snap, p.start, p.end)) continue;
-		const fold = await ladderRecord(host, store, leaves, kindFor(p.rung));
+		const fold = await ladderRecord(host, store, leaves, kindFor(p.rung), modelBrief(p));
 		const topUp = p.rung !== "consolidation";
 		out.bodies.push(epoch ? { kind: "mark", actor: "ladder", topUp, fold } : { kind: "fold", actor: "ladder", fold });
 		out.ids.push(id);
@@ -203,6 +210,7 @@ export function commitBody(input: {
 	readonly epoch: boolean;
 	readonly actor: Actor;
 	readonly reason: string;
+	readonly prediction: CommitPrediction | null;
 }): CommitBody {
 	const { edits, before, placed, ladder, epoch } = input;
 	const marksBefore = before.state.pendingMarks;
@@ -224,6 +232,20 @@ export function commitBody(input: {
 		agentMarks: placed.applied.filter((id) => marksBefore.get(id)?.actor !== "ladder"),
 		topUpMarks: placed.applied.filter((id) => ladder.topUp.has(id) || marksBefore.get(id)?.topUp === true),
 		refused: [...markRefused, ...base.refused.filter((r) => !markRefused.some((m) => m.foldId === r.foldId))],
+		...(input.prediction ? { prediction: recordedPrediction(input.prediction) } : {}),
+	};
+}
+
+/** A prediction as a commit record stores it: whole tokens, dollars to a micro-dollar, never Infinity. */
+function recordedPrediction(p: CommitPrediction): NonNullable<CommitBody["prediction"]> {
+	const micro = (x: number) => Math.round(x * 1_000_000) / 1_000_000;
+	return {
+		rewriteTokens: p.rewriteTokens,
+		freedTokens: p.freedTokens,
+		windowAfterTokens: p.windowAfterTokens,
+		rewriteUsd: micro(p.rewriteUsd),
+		savingPerRequestUsd: micro(p.savingPerRequestUsd),
+		breakEvenRequests: Number.isFinite(p.breakEvenRequests) ? p.breakEvenRequests : null,
 	};
 }
 
@@ -239,7 +261,7 @@ export function commitActor(
 }
 
 /** Tokens a commit frees by estimate: the applied marks' and the recorded ladder folds'. */
-export function freedTokens(g: Gate, placed: PlacedMarks, ladder: LadderDecisions): number {
-	const marks = g.marks.filter((m) => placed.applied.includes(m.id)).reduce((sum, m) => sum + m.freedTokens, 0);
-	return ladder.freedTokens + marks;
+export function freedTokens(marks: readonly MarkView[], placed: PlacedMarks, ladder: LadderDecisions): number {
+	const applied = marks.filter((m) => placed.applied.includes(m.id)).reduce((sum, m) => sum + m.freedTokens, 0);
+	return ladder.freedTokens + applied;
 }

@@ -13,8 +13,12 @@ export class RequestEstimator {
 	private system = "";
 	private systemTokens = 0;
 
-	/** Estimated tokens of `messages` (with their digests) plus `systemPrompt`. */
-	estimate(messages: readonly unknown[], digests: readonly Uint8Array[], systemPrompt: string): number {
+	/** Estimated tokens of `messages` (with their digests) and of `systemPrompt`. */
+	estimate(
+		messages: readonly unknown[],
+		digests: readonly Uint8Array[],
+		systemPrompt: string,
+	): { messages: number; system: number } {
 		const next = new Map<string, number>();
 		let total = 0;
 		messages.forEach((message, i) => {
@@ -28,6 +32,6 @@ export class RequestEstimator {
 			this.systemTokens = estimateTokens(systemPrompt);
 		}
 		this.byDigest = next;
-		return total + this.systemTokens;
+		return { messages: total, system: this.systemTokens };
 	}
 }

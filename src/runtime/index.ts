@@ -35,7 +35,6 @@ export type {
 	CustomMessageDraft,
 	Host,
 	ModelInfo,
-	ModelPrices,
 	Notify,
 	SessionLocation,
 	SourceStore,
@@ -48,7 +47,7 @@ export {
 	FoldRuntime,
 	type StoreFactory,
 } from "./runtime.ts";
-export { type CommitCost, type CommitFacts, commitClause, commitFacts, commitNotice } from "./status/commit.ts";
+export { type CommitFacts, commitClause, commitFacts, commitNotice, costText } from "./status/commit.ts";
 export { renderConfig } from "./status/config.ts";
 export { renderDetails } from "./status/details.ts";
 export {

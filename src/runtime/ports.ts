@@ -5,7 +5,7 @@
 // Types only; no I/O here.
 
 import type { FoldKind, FoldRecord } from "../lattice/index.ts";
-import type { BranchView, ModelWindow } from "../policy/index.ts";
+import type { BranchView, ModelWindow, PriceTable } from "../policy/index.ts";
 import type { Replacement } from "../projection/index.ts";
 import type { DecisionRecord, LogRecord } from "../state/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
@@ -28,20 +28,15 @@ export interface SourceStore {
 /** Tells the human something out of band (never into the model's window). */
 export type Notify = (message: string, level: "info" | "warning" | "error") => void;
 
-/** Dollars per million tokens, as a model's price table states them (pi-ai's `Model.cost`). */
-export interface ModelPrices {
-	readonly input: number;
-	readonly output: number;
-	readonly cacheRead: number;
-	readonly cacheWrite: number;
-}
-
 /** What the runtime reads of the session's model. */
 export interface ModelInfo extends ModelWindow {
 	readonly provider?: string | undefined;
 	readonly id?: string | undefined;
 	readonly api?: string | undefined;
-	readonly cost?: ModelPrices | undefined;
+	/** Dollars per million tokens, with long-context tiers (pi-ai's `Model.cost`). */
+	readonly cost?: PriceTable | undefined;
+	/** How long the provider keeps a prompt cached after a request, in ms (pi-ai `getPromptCacheTtlMs`). */
+	readonly cacheTtlMs?: number | undefined;
 }
 
 /** Where a session keeps its files: its id and, for a persisted session, its directory. */
@@ -88,6 +83,8 @@ export interface Host {
 	systemPrompt(): string;
 	/** A brief for a ladder chapter or consolidation fold (falls back to the deterministic brief). */
 	writeBrief(leaves: readonly TranscriptEntry[], kind: FoldKind): Promise<BriefOut>;
+	/** The model that writes those briefs, when it is not the session's (its prices cost a brief). */
+	briefModel?(): ModelInfo | undefined;
 	notify: Notify;
 	/** Milliseconds since the epoch (a clock tests control). */
 	now(): number;

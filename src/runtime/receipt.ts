@@ -25,6 +25,18 @@ function list(ids: readonly string[], room: number): string {
 	return out;
 }
 
+/** A commit's predicted arithmetic in one clause: the rewrite, the saving per request, the break-even. */
+export function arithmetic(p: NonNullable<Extract<DecisionBody, { kind: "commit" }>["prediction"]>): string {
+	const usd = (x: number) => `$${x < 0.01 ? x.toFixed(4) : x.toFixed(2)}`;
+	const back =
+		p.breakEvenRequests === null
+			? "never pays back"
+			: p.breakEvenRequests === 0
+				? "costs nothing extra"
+				: `pays back in ${p.breakEvenRequests} request${p.breakEvenRequests === 1 ? "" : "s"}`;
+	return `rewrites ~${p.rewriteTokens.toLocaleString("en-US")} tokens (${usd(p.rewriteUsd)} over cache reads), saves ${usd(p.savingPerRequestUsd)} a request, ${back}`;
+}
+
 /** The receipt text of `body`, or null when the commit changed nothing the receipt could report. */
 export function receiptText(
 	body: Extract<DecisionBody, { kind: "commit" }>,
@@ -43,6 +55,7 @@ export function receiptText(
 	if (ladderOnly > 0) whose.push(`${ladderOnly} ladder`);
 	if (whose.length > 0) parts.push(` (${whose.join(", ")})`);
 	if (freedTokens > 0) parts.push(`, ~${Math.round(freedTokens).toLocaleString("en-US")} tokens freed`);
+	if (body.prediction) parts.push(`; ${arithmetic(body.prediction)}`);
 	const head = parts.join("");
 	const refused =
 		body.refused.length > 0

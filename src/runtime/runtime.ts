@@ -11,6 +11,7 @@ import { derivedNames, type ResolvedOptions } from "../options/index.ts";
 import {
 	budgetFor,
 	buildSnapshot,
+	type CommitPrediction,
 	type FenceVerdict,
 	fence,
 	requestMessageTokens,
@@ -27,10 +28,22 @@ import {
 } from "../state/index.ts";
 import { FoldStore, resolveStoreDir } from "../store/index.ts";
 import { blockingFold } from "./blocking.ts";
-import { commitActor, commitBody, freedTokens, gate, ladderDecisions, type Occupancy, placeMarks } from "./boundary.ts";
+import {
+	commitActor,
+	commitBody,
+	expandSinceCommit,
+	freedTokens,
+	gate,
+	ladderDecisions,
+	type Occupancy,
+	peekRiders,
+	placeMarks,
+} from "./boundary.ts";
 import { compactionDecision } from "./compaction.ts";
+import { costGate } from "./cost-gate.ts";
 import { type CommitBody, planEdits } from "./edit-plan.ts";
 import { RequestEstimator } from "./fence.ts";
+import { SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
 import { type CompactionNote, Telemetry } from "./telemetry.ts";
@@ -59,6 +72,7 @@ export class FoldRuntime {
 	private sourceStore: SourceStore | null = null;
 	private storeDir: string | null = null;
 	private estimator = new RequestEstimator();
+	private meter = new SessionMeter();
 	private tail: Promise<unknown> = Promise.resolve();
 	private notified = new Set<string>();
 	private actors = new Set<Actor>();
@@ -106,6 +120,7 @@ export class FoldRuntime {
 	rebuild(host: Host, why: string): void {
 		this.log = new DecisionLog();
 		this.estimator = new RequestEstimator();
+		this.meter = new SessionMeter();
 		this.telemetry.restartWindow(why);
 		this.sourceStore = null;
 		this.store(host);
@@ -189,13 +204,42 @@ export class FoldRuntime {
 		return tokens === null ? { tokens: 0, source: "unknown" } : { tokens, source: "the host's context estimate" };
 	}
 
+	/** The gate of this boundary: the cost policy's, or the spec's immediate/epoch scheduler's. */
+	private gateAt(host: Host, snap: Snapshot, occupancy: Occupancy, decisionsPending: boolean) {
+		const paused = this.pauseReason() !== null;
+		const mode = this.options.foldScheduling;
+		if (mode === "cost") {
+			const expandPending = decisionsPending && expandSinceCommit(snap);
+			const c = costGate({
+				snap,
+				options: this.options,
+				occupancy,
+				meter: this.meter,
+				host,
+				decisionsPending,
+				expandPending,
+				paused,
+			});
+			return {
+				plan: c.plan,
+				marks: c.marks,
+				proposals: c.plan.ladder,
+				modelBrief: c.modelBrief,
+				prediction: c.plan.prediction,
+			};
+		}
+		const g = gate(snap, { ...this.options, foldScheduling: mode }, occupancy, decisionsPending, paused);
+		const proposals = [...g.plan.ladder, ...peekRiders(snap, g, this.options)];
+		return { plan: g.plan, marks: g.marks, proposals, modelBrief: () => true, prediction: null };
+	}
+
 	/** One boundary pass: snapshot, gate, record the ladder, place marks, plan the edits, the commit. */
 	private async commitAt(host: Host, reason: string, occupancy: Occupancy, hint: Actor) {
-		const epoch = this.options.foldScheduling === "epoch";
+		const epoch = this.options.foldScheduling !== "immediate";
 		const store = this.store(host);
 		const snap0 = this.snapshot(host);
 		const dry = await planEdits(snap0, store, this.options, reason, hint);
-		const g = gate(snap0, this.options, occupancy, dry.commit !== null, this.pauseReason() !== null);
+		const g = this.gateAt(host, snap0, occupancy, dry.commit !== null);
 		this.telemetry.recordSchedule({
 			at: reason,
 			commit: g.plan.commit,
@@ -205,7 +249,7 @@ export class FoldRuntime {
 			waiting: g.plan.waiting,
 		});
 		if (!g.plan.commit) return null;
-		const ladder = await ladderDecisions(host, store, snap0, g, this.options);
+		const ladder = await ladderDecisions(host, store, snap0, g.proposals, this.options, g.modelBrief);
 		for (const body of ladder.bodies) this.decide(host, body);
 		const snap1 = this.snapshot(host);
 		const placed = epoch
@@ -231,13 +275,15 @@ export class FoldRuntime {
 			epoch,
 			actor,
 			reason: commitReason,
+			prediction: g.prediction,
 		});
 		return {
 			body,
 			drafts: edits.commit?.drafts ?? [],
 			snap: snap1,
 			ladder: ladder.ids,
-			freed: freedTokens(g, placed, ladder),
+			freed: freedTokens(g.marks, placed, ladder),
+			prediction: g.prediction,
 		};
 	}
 
@@ -248,11 +294,12 @@ export class FoldRuntime {
 		snap: Snapshot;
 		ladder: readonly string[];
 		freed: number;
+		prediction?: CommitPrediction | null;
 	}): BoundaryDraft[] {
 		const { body, snap } = planned;
 		const record = chainRecord(body, snap.state.lastDigest);
 		this.actors.clear();
-		const automatic = this.options.foldScheduling === "epoch" || planned.ladder.length > 0;
+		const automatic = this.options.foldScheduling !== "immediate" || planned.ladder.length > 0;
 		const text = automatic ? receiptText(body, this.options.brandNoun, planned.ladder, planned.freed) : null;
 		const receipt = text === null ? null : text.slice(0, RECEIPT_MAX_CHARS);
 		this.telemetry.recordCommit(
@@ -262,6 +309,7 @@ export class FoldRuntime {
 				edits: planned.drafts.length,
 				applied: body.applied,
 				freedTokens: planned.freed,
+				prediction: planned.prediction ?? undefined,
 			},
 			receipt,
 		);
@@ -284,27 +332,32 @@ export class FoldRuntime {
 			this.notifyOnce(host, `commit:${r.foldId}:${r.reason}`, `fold ${r.foldId} stays collapsed: ${r.reason}`, "error");
 	}
 
-	/** Observes one request's messages (the host's `context` hook); never changes them. */
-	observe(host: Pick<Host, "branchRecords">, messages: readonly unknown[], digests?: Uint8Array[]): RequestObservation {
-		return this.telemetry.observe(messages, this.sync(host).commitSeq, digests);
+	/**
+	 * One request about to be sent (the host's `context` hook): the fence's verdict (recorded when it
+	 * aborts); for a request that goes, the window observer's classification and the meter's reading.
+	 * Never changes the messages. One digest per message serves the estimate cache and the observer.
+	 */
+	request(
+		host: Pick<Host, "branchRecords" | "model" | "systemPrompt" | "now">,
+		messages: readonly unknown[],
+	): { verdict: FenceVerdict; observation: RequestObservation | null } {
+		const digests = this.telemetry.digests(messages);
+		const budget = budgetFor(host.model(), this.options.providerTotalWindow);
+		const size = this.estimator.estimate(messages, digests, host.systemPrompt());
+		const verdict = fence(size.messages + size.system, 0, budget);
+		if (verdict.abort) {
+			if (verdict.message) this.telemetry.recordFence(verdict.message);
+			return { verdict, observation: null };
+		}
+		const observation = this.telemetry.observe(messages, this.sync(host).commitSeq, digests);
+		this.meter.onRequest(size.messages, size.messages + size.system, observation.kind === "append", host.now());
+		return { verdict, observation };
 	}
 
 	/** Records the provider's usage for the last observed request. */
 	recordUsage(usage: Usage): void {
 		this.telemetry.recordUsage(usage);
-	}
-
-	/** The fence's verdict on a request about to be sent (recorded when it aborts). */
-	fence(
-		host: Pick<Host, "model" | "systemPrompt">,
-		messages: readonly unknown[],
-		digests: readonly Uint8Array[],
-	): FenceVerdict {
-		const budget = budgetFor(host.model(), this.options.providerTotalWindow);
-		const tokens = this.estimator.estimate(messages, digests, host.systemPrompt());
-		const verdict = fence(tokens, 0, budget);
-		if (verdict.abort && verdict.message) this.telemetry.recordFence(verdict.message);
-		return verdict;
+		this.meter.onUsage(usage.input + usage.cacheRead + usage.cacheWrite);
 	}
 
 	/** Decides beside a native compaction of `reason` (recorded; the notice, if any, told once). */

@@ -5,6 +5,7 @@
 // compaction decisions, fenced requests, model-brief usage and evidence artifacts. Not durable
 // session state: it restarts with the session (and at /tree navigation). Pure in-memory.
 
+import type { CommitPrediction } from "../policy/index.ts";
 import { type RequestObservation, type Usage, type WindowCounters, WindowObserver } from "../projection/index.ts";
 import type { EvidenceRecord } from "./evidence.ts";
 
@@ -52,6 +53,8 @@ export interface CommitNote {
 	readonly applied: readonly string[];
 	/** The scheduler's estimate of the tokens the commit freed. */
 	readonly freedTokens: number;
+	/** Cost scheduling: the commit's predicted cost and saving (the commit record's `prediction`). */
+	readonly prediction?: CommitPrediction | undefined;
 }
 
 /** One decision beside the host's native compaction. */

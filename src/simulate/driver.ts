@@ -83,13 +83,25 @@ class Replay {
 	request(reply: TranscriptMessage, at: number): SimRequest {
 		const { runtime, host } = this;
 		const conversation = this.session.llmMessages();
-		const digests = runtime.telemetry.digests(conversation);
-		const verdict = runtime.fence(host, conversation, digests);
-		const observed = runtime.observe(host, conversation, digests);
+		const { verdict, observation } = runtime.request(host, conversation);
+		if (!observation) {
+			const fenced = {
+				promptTokens: 0,
+				cacheRead: 0,
+				fresh: 0,
+				output: 0,
+				at,
+				kind: "fenced",
+				commitSeq: null,
+				fenced: verdict.abort,
+			};
+			this.requests.push(fenced);
+			return fenced;
+		}
 		const system: TranscriptMessage = { role: "system", content: host.systemPrompt() };
 		const usage = this.cache.request([system, ...conversation], host.now(), JSON.stringify(reply.content ?? "").length);
 		runtime.recordUsage({ input: 0, cacheRead: usage.cacheRead, cacheWrite: usage.fresh });
-		const request = { ...usage, at, kind: observed.kind, commitSeq: observed.commitSeq, fenced: verdict.abort };
+		const request = { ...usage, at, kind: observation.kind, commitSeq: observation.commitSeq, fenced: false };
 		this.requests.push(request);
 		this.options.onRequest?.(request);
 		return request;

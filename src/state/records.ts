@@ -72,6 +72,17 @@ const variants = [
 		topUpMarks: z.array(foldIdSchema),
 		refused: z.array(z.strictObject({ foldId: foldIdSchema, reason: z.string() })),
 		edits: z.array(z.strictObject({ targetId: z.string().min(1), action: z.enum(["brief", "omit", "restore"]) })),
+		/** Cost scheduling: what the commit was predicted to cost and save (provider tokens, dollars). */
+		prediction: z
+			.strictObject({
+				rewriteTokens: z.number().int().nonnegative(),
+				freedTokens: z.number().int().nonnegative(),
+				windowAfterTokens: z.number().int(),
+				rewriteUsd: z.number().nonnegative(),
+				savingPerRequestUsd: z.number().nonnegative(),
+				breakEvenRequests: z.number().int().nonnegative().nullable(),
+			})
+			.optional(),
 	}),
 ] as const;
 

@@ -4,9 +4,12 @@
 /** Which compiled build of assembly/ is serving calls. */
 export type CoreBackend = "simd" | "scalar";
 
-/** The raw exports of assembly/index.ts (numbers-only ABI) plus the module's memory. */
+/**
+ * The raw exports of assembly/index.ts (numbers-only ABI) plus the module's memory (typed by the one
+ * member used, so the published declarations need no WebAssembly globals from the consumer).
+ */
 export interface CoreExports {
-	readonly memory: WebAssembly.Memory;
+	readonly memory: { readonly buffer: ArrayBuffer };
 	abiVersion(): number;
 	[name: string]: unknown;
 }

@@ -6,7 +6,7 @@
 // other modules may add theirs with registerCoreSelfTest. Pure in-memory work; no file or network I/O.
 
 import type { CoreBackend, CoreExports, CoreSelfTest, LoadedCore } from "./core-types.ts";
-import { SCALAR_WASM_BASE64, SCALAR_WASM_SHA256, SIMD_WASM_BASE64, SIMD_WASM_SHA256 } from "./generated/core-wasm.ts";
+import { SCALAR_WASM_BASE64, SCALAR_WASM_SHA256, SIMD_WASM_BASE64, SIMD_WASM_SHA256 } from "./core-wasm.generated.ts";
 import { sha256SelfTest } from "./sha256-abi.ts";
 
 export type { CoreBackend, CoreExports, CoreSelfTest, LoadedCore } from "./core-types.ts";

@@ -12,8 +12,9 @@ describe("pi-fold options", () => {
 			entryTypePrefix: "pi-fold-active-context",
 			commandNames: { status: "context", fold: "fold-context" },
 			summarizer: "session",
-			foldScheduling: "immediate",
-			foldPeekResults: false,
+			foldScheduling: "cost",
+			keepRawTokens: 20_000,
+			foldPeekResults: true,
 			blockingTools: ["Agent"],
 			evidenceIngestion: true,
 		});
@@ -27,15 +28,33 @@ describe("pi-fold options", () => {
 			"unprotect",
 			"rebrief",
 			"reboundary",
+			"unmark",
 		]);
 		expect(o.readOnlyTools).toBe(DEFAULT_READ_ONLY_TOOLS);
 		expect(o.isMcpTool("mcp__x__y")).toBe(false);
 	});
 
-	it("offers unmark and folds peek results by default under epoch scheduling", () => {
-		const o = resolveOptions({ foldScheduling: "epoch" });
-		expect(o.toolActions).toContain("unmark");
-		expect(o.foldPeekResults).toBe(true);
+	it("offers unmark and folds peek results by default where a fold is a pending mark (epoch, cost)", () => {
+		for (const foldScheduling of ["epoch", "cost"] as const) {
+			const o = resolveOptions({ foldScheduling });
+			expect(o.toolActions).toContain("unmark");
+			expect(o.foldPeekResults).toBe(true);
+		}
+		const immediate = resolveOptions({ foldScheduling: "immediate" });
+		expect(immediate.toolActions).not.toContain("unmark");
+		expect(immediate.foldPeekResults).toBe(false);
+	});
+
+	it("takes a price table and a cache lifetime, and refuses negative prices by name", () => {
+		const o = resolveOptions({
+			prices: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+			cacheTtlMs: 300_000,
+		});
+		expect(o.prices?.cacheRead).toBe(0.3);
+		expect(o.cacheTtlMs).toBe(300_000);
+		expect(() => resolveOptions({ prices: { input: -1, output: 1, cacheRead: 1, cacheWrite: 1 } })).toThrow(
+			/prices\.input: /,
+		);
 	});
 
 	it("rejects an unknown option and lists the valid names", () => {
@@ -53,7 +72,9 @@ describe("pi-fold options", () => {
 		expect(() => resolveOptions({ summarizer: "deterministic", summarizeContextSpan: async () => ({}) })).toThrow(
 			/cannot be combined with summarizer/,
 		);
-		expect(() => resolveOptions({ toolActions: ["unmark"] })).toThrow(/only available with foldScheduling: "epoch"/);
+		expect(() => resolveOptions({ foldScheduling: "immediate", toolActions: ["unmark"] })).toThrow(
+			/unmark is not available with foldScheduling: "immediate"/,
+		);
 		expect(() => resolveOptions({ commandNames: { status: "x", fold: "x" } })).toThrow(/must differ/);
 	});
 

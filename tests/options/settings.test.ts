@@ -37,7 +37,7 @@ describe("a settings file's text", () => {
 
 	it("names the field, the value and the valid values of a bad value", () => {
 		expect(problemOf(global('{"foldScheduling": "epok"}'))).toBe(
-			'foldScheduling: "epok" is not valid; valid: "immediate" or "epoch"',
+			'foldScheduling: "epok" is not valid; valid: "cost", "immediate" or "epoch"',
 		);
 		expect(problemOf(global('{"providerTotalWindow": -5, "evidenceIngestion": "yes"}'))).toBe(
 			"providerTotalWindow: -5 is not valid; valid: a positive whole number of tokens; evidenceIngestion: " +
@@ -46,8 +46,8 @@ describe("a settings file's text", () => {
 		expect(problemOf(global('{"readOnlyTools": "read"}'))).toBe(
 			'readOnlyTools: "read" is not valid; valid: a list of tool names, like ["read", "grep", "find", "ls"]',
 		);
-		expect(problemOf(global('{"toolActions": ["status", "unmark"]}'))).toBe(
-			'toolActions: unmark is only available with foldScheduling: "epoch"',
+		expect(problemOf(global('{"foldScheduling": "immediate", "toolActions": ["status", "unmark"]}'))).toBe(
+			'toolActions: unmark is not available with foldScheduling: "immediate" (a fold there is not a pending mark)',
 		);
 	});
 
@@ -116,7 +116,7 @@ describe("settling the layers", () => {
 		expect(settled.resolved.foldScheduling).toBe("epoch");
 		expect(settled.resolved.brandNoun).toBe("active-context");
 		expect(problemOf(settled.files[1] as SettingsFile)).toBe(
-			'toolActions: unmark is only available with foldScheduling: "epoch" (with the settings it adds to)',
+			'toolActions: unmark is not available with foldScheduling: "immediate" (a fold there is not a pending mark) (with the settings it adds to)',
 		);
 	});
 
@@ -126,7 +126,7 @@ describe("settling the layers", () => {
 
 	it("runs on the defaults when the only file is invalid", () => {
 		const settled = settleOptions(undefined, [global('{"foldScheduling": 1}')]);
-		expect(settled.resolved.foldScheduling).toBe("immediate");
+		expect(settled.resolved.foldScheduling).toBe("cost");
 		expect(Object.values(settled.sources).every((s) => s === "default")).toBe(true);
 	});
 });

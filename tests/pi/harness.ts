@@ -100,8 +100,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 		tools: ["probe", "active_context"],
 		extension: (api, see, dirs) => {
 			writeSettingsFiles(dirs, options.settingsFiles);
+			// Most runtime tests pin immediate scheduling's mechanics; cost scheduling (the default) has its own
+			// tests. A test of settings files pins nothing in code, since code would win over the files.
+			const code = options.settingsFiles
+				? options.options
+				: { foldScheduling: "immediate" as const, ...options.options };
 			// The session's own agent dir, never the user's ~/.pi/agent.
-			fold = registerPiFold(api, options.options, { agentDir: dirs.agentDir, ...options.extras });
+			fold = registerPiFold(api, code, { agentDir: dirs.agentDir, ...options.extras });
 			api.on("session_start", async (_event, ctx) => {
 				see(ctx);
 			});

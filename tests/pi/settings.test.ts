@@ -54,9 +54,9 @@ describe("the global settings file", () => {
 		const warnings = h.ui.notices.filter((n) => n.level === "warning");
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]?.message).toMatch(
-			/^pi-fold: \/tmp\/.*\/agent\/pi-fold\.json ignored: foldScheduling: "epok" is not valid; valid: "immediate" or "epoch"\. pi-fold runs without this file's settings; \/fold-context config shows what is in effect\.$/,
+			/^pi-fold: \/tmp\/.*\/agent\/pi-fold\.json ignored: foldScheduling: "epok" is not valid; valid: "cost", "immediate" or "epoch"\. pi-fold runs without this file's settings; \/fold-context config shows what is in effect\.$/,
 		);
-		expect(toolTexts(h)[0]).toMatch(/^Folded f[0-9a-f]{16} /);
+		expect(h.runtime.options.foldScheduling).toBe("cost");
 		expect(h.errors).toEqual([]);
 	});
 });
@@ -80,11 +80,12 @@ describe("the project settings file", () => {
 		const h = await createHarness({
 			ui: "tui",
 			projectTrusted: false,
-			settingsFiles: { project: '{"foldScheduling": "epoch"}' },
+			settingsFiles: { project: '{"foldScheduling": "immediate"}' },
 		});
 		foldScript(h);
 		await h.run("go");
-		expect(toolTexts(h)[0]).toMatch(/^Folded f[0-9a-f]{16} /);
+		// The default (cost scheduling: a fold is a mark), not the project's immediate scheduling.
+		expect(toolTexts(h)[0]).toMatch(/^Marked f[0-9a-f]{16} /);
 		expect(h.ui.notices.map((n) => n.message)).toContainEqual(
 			expect.stringMatching(/pi-fold: .*\/cwd\/\.pi\/pi-fold\.json not read: Pi does not trust this project/),
 		);
@@ -113,6 +114,9 @@ describe("/fold-context config", () => {
 			'   summarizer                    code          "deterministic"',
 			"   summarizeContextSpan          default       not set",
 			'   foldScheduling                global file   "epoch"',
+			"   keepRawTokens                 default       20000",
+			"   prices                        default       the model's prices",
+			"   cacheTtlMs                    default       the model's cache lifetime",
 			"   foldPeekResults               default       true",
 			"   providerTotalWindow           project file  120000",
 			'   toolActions                   default       ["status", "peek", "fold",',

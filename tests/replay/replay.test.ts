@@ -4,17 +4,16 @@
 // compacted, keeps every folded entry recoverable, and its estimator reproduces the session as it
 // ran. The CLI prints the side-by-side table and the chart, and names the line of bad input.
 
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSessionFile, type ReplayResult, replaySession } from "../../src/replay/index.ts";
+import { cli } from "../cli/run.ts";
 import { createHarness as createHostHarness, tempDir } from "../host/harness.ts";
 import { callProbes, callTool, cleanupTempDirs, createHarness, say } from "../pi/harness.ts";
 
 afterAll(cleanupTempDirs);
 
-const root = resolve(import.meta.dirname, "../..");
 const WINDOW = 16_000;
 const BIG = Array.from({ length: 10 }, (_, i) => `big${i + 1}`);
 
@@ -106,7 +105,8 @@ describe("replaying a session where Pi's native compaction ran", () => {
 describe("replaying a session where pi-fold ran", () => {
 	it("reads pi-fold's own records and receipts as the session's, and replays the agent's fold", async () => {
 		const file = parseSessionFile(readFileSync(folded, "utf8"));
-		const result = await replaySession(file, { window: WINDOW, maxOutput: 4096 });
+		// Replayed with the scheduling the session ran with, so the agent's fold lands as it did.
+		const result = await replaySession(file, { window: WINDOW, maxOutput: 4096, scheduling: "immediate" });
 		expect(result.native.total).toMatchObject({ ...usageInFile(folded), cost: 0 });
 		expect(result.native.compactions).toBe(0);
 		expect(result.pifold.agentFolds).toBe(1);
@@ -115,14 +115,17 @@ describe("replaying a session where pi-fold ran", () => {
 });
 
 describe("pi-fold replay (the command)", () => {
-	const cli = (...args: string[]) =>
-		spawnSync(process.execPath, [join(root, "src/cli/main.ts"), "replay", ...args], { encoding: "utf8" });
+	// The built bin, as a user runs it (npm test builds first).
+	const replay = (...args: string[]) => {
+		const r = cli(["replay", ...args]);
+		return { status: r.code, stdout: r.stdout, stderr: r.stderr };
+	};
 
 	it("prints the session beside pi-fold and writes the chart", () => {
 		const chart = join(tempDir("pi-fold-replay-"), "chart.svg");
 		const settings = join(dirname(chart), "pi-fold.json");
 		writeFileSync(settings, '{"readOnlyTools": ["probe"]}');
-		const run = cli(
+		const run = replay(
 			compacted,
 			"--window",
 			String(WINDOW),
@@ -134,7 +137,7 @@ describe("pi-fold replay (the command)", () => {
 		);
 		expect(run.stderr).toBe("");
 		const flags = ["--window", String(WINDOW), "--max-output", "4096", "--settings", settings, "--chart", chart];
-		const folding = cli(compacted, ...flags, "--prices", "3,15,0.3,3.75");
+		const folding = replay(compacted, ...flags, "--prices", "3,15,0.3,3.75");
 		expect(folding.stdout).not.toBe(run.stdout);
 		expect(folding.status).toBe(0);
 		expect(folding.stdout).toMatch(/^pi-fold replay of .*\.jsonl \(session [\w-]+, file version 3\)$/m);
@@ -153,17 +156,17 @@ describe("pi-fold replay (the command)", () => {
 		const text = readFileSync(compacted, "utf8");
 		writeFileSync(truncated, text.slice(0, text.length - 40));
 		const lines = text.split("\n").filter(Boolean).length;
-		const cut = cli(truncated, "--window", "16000", "--no-chart");
+		const cut = replay(truncated, "--window", "16000", "--no-chart");
 		expect(cut.status).toBe(1);
 		expect(cut.stderr).toBe(
 			`pi-fold: replay: ${truncated}: line ${lines}: truncated: the last line is not complete JSON (was the file cut off while Pi wrote it?)\n`,
 		);
 		const notSession = join(dir, "report.json");
 		writeFileSync(notSession, '{"version": 1, "arms": []}\n');
-		expect(cli(notSession, "--window", "16000", "--no-chart").stderr).toMatch(
+		expect(replay(notSession, "--window", "16000", "--no-chart").stderr).toMatch(
 			/^pi-fold: replay: .*report\.json: line 1: not a Pi session file/,
 		);
-		const noWindow = cli(compacted);
+		const noWindow = replay(compacted);
 		expect(noWindow.status).toBe(2);
 		expect(noWindow.stderr).toMatch(/^pi-fold: replay: --window N is required/);
 	});

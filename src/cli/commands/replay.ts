@@ -1,152 +1,133 @@
-// `pi-fold replay <session.jsonl>`: what pi-fold would have done in a session you already ran. Reads
-// the Pi session file (no Pi needed), replays it offline through pi-fold's policy (src/replay, no
-// model calls) and prints the session as it ran beside the session with pi-fold, then writes the
-// chart. Does the file I/O; the replay itself is loaded only when this command runs.
+// `pi-fold replay [options] FILE` (bundle build/cli-replay.js): what pi-fold would have done in a
+// session you already ran. Reads the Pi session file (no Pi needed), replays it offline through
+// pi-fold's policy (src/replay, no model calls), prints the session as it ran beside the session
+// with pi-fold, and writes the chart. Bad input is one line naming the line of the file (exit 1);
+// bad usage exit 2. Does its own I/O (the session file, the settings file, stdout, the chart).
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
-import { CliError } from "../errors.ts";
-import { type ParsedArgs, parseFlags, UsageError } from "../flags.ts";
+import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../args/index.ts";
+import { renderLineChart } from "../../chart/index.ts";
+import { parseSettingsText } from "../../options/index.ts";
+import {
+	DEFAULT_CACHE_TTL_MS,
+	DEFAULT_MAX_OUTPUT,
+	type Prices,
+	parseSessionFile,
+	renderReplay,
+	replayChart,
+	replaySession,
+	SessionFileError,
+} from "../../replay/index.ts";
 
-export const usage = `usage: pi-fold replay <session.jsonl> --window N [--max-output N] [--prices I,O,CR,CW]
-                      [--cache-ttl SECONDS] [--scheduling immediate|epoch] [--settings FILE]
-                      [--chart FILE | --no-chart] [--json]
+export const REPLAY_COMMAND = {
+	name: "replay",
+	operands: "FILE",
+	description:
+		"Replays the Pi session file FILE offline through pi-fold's policy, with no model calls, and prints what\n" +
+		"happened in the session (requests, tokens and cost from the file's own usage, compactions, peak) beside\n" +
+		"what pi-fold would have done (folds, commits, request sizes, estimated tokens and cost at the session's\n" +
+		"prices, peak, what stays recoverable). Writes the chart as SVG.",
+	flags: {
+		window: {
+			kind: "integer",
+			value: "N",
+			min: 1,
+			help: "the model's context window in tokens (required: a session file does not record it)",
+		},
+		"max-output": {
+			kind: "integer",
+			value: "N",
+			min: 1,
+			default: DEFAULT_MAX_OUTPUT,
+			help: "output tokens each request reserves",
+		},
+		prices: {
+			kind: "string",
+			value: "I,O,CR,CW",
+			help: "dollars per million input, output, cache-read and cache-write tokens (default: what the file's costs imply)",
+		},
+		"cache-ttl": {
+			kind: "integer",
+			value: "SECONDS",
+			min: 1,
+			default: DEFAULT_CACHE_TTL_MS / 1000,
+			help: "the provider's prompt-cache lifetime",
+		},
+		scheduling: {
+			kind: "choice",
+			choices: ["immediate", "epoch", "cost"],
+			help: "pi-fold's foldScheduling (default: pi-fold's own default, or the --settings file's)",
+		},
+		settings: { kind: "string", value: "FILE", help: "replay with the options of a pi-fold.json settings file" },
+		chart: { kind: "string", value: "FILE", help: "where to write the chart (default ./<session>.replay.svg)" },
+		"no-chart": { kind: "boolean", help: "write no chart" },
+		json: { kind: "boolean", help: "print the replay as JSON instead of the table" },
+	},
+	notes: "Exit status: 0 replayed, 1 FILE is not a readable Pi session file (the line is named), 2 bad usage.",
+} satisfies CommandSpec;
 
-Replays a Pi session file offline through pi-fold's policy, with no model calls, and prints what
-happened in the session (requests, tokens and cost from the file's own usage, compactions, peak)
-beside what pi-fold would have done (folds, commits, requests' sizes, estimated tokens and cost at
-the session's prices, peak, what stays recoverable). Writes the chart as SVG.
-
-  --window N          the model's context window in tokens (required: a session file does not record it)
-  --max-output N      output tokens each request reserves (default 16384)
-  --prices I,O,CR,CW  dollars per million input, output, cache-read, cache-write tokens
-                      (default: what the file's own costs imply)
-  --cache-ttl S       the provider's prompt-cache lifetime in seconds (default 300)
-  --scheduling M      pi-fold's foldScheduling: immediate (default) or epoch
-  --settings FILE     replay with the options of a pi-fold.json settings file
-  --chart FILE        where to write the chart (default ./<session>.replay.svg)
-  --no-chart          write no chart
-  --json              print the replay as JSON instead of the table
-`;
-
-const FLAGS = {
-	window: "string",
-	"max-output": "string",
-	prices: "string",
-	"cache-ttl": "string",
-	scheduling: "string",
-	settings: "string",
-	chart: "string",
-	"no-chart": "boolean",
-	json: "boolean",
-	help: "boolean",
-} as const;
-
-function positive(parsed: ParsedArgs, name: string): number | undefined {
-	const raw = parsed.flags.get(name);
-	if (raw === undefined) return undefined;
-	if (typeof raw !== "string" || !/^\d+$/.test(raw) || Number(raw) <= 0)
-		throw new UsageError(`replay: --${name} needs a positive whole number, got ${JSON.stringify(raw)}`);
-	return Number(raw);
+/** A problem with the input (exit 1), as the bin reports it: one line. */
+class InputError extends Error {
+	readonly exitCode = 1;
 }
 
-function prices(parsed: ParsedArgs) {
-	const raw = parsed.flags.get("prices");
+function pricesOf(raw: string | undefined): Prices | undefined {
 	if (raw === undefined) return undefined;
-	const parts = String(raw).split(",").map(Number);
+	const parts = raw.split(",").map(Number);
 	if (parts.length !== 4 || parts.some((p) => !Number.isFinite(p) || p < 0))
-		throw new UsageError(
-			`replay: --prices needs four numbers (input,output,cacheRead,cacheWrite), got ${JSON.stringify(raw)}`,
-		);
+		throw new UsageError(`--prices needs four numbers (input,output,cacheRead,cacheWrite), got ${JSON.stringify(raw)}`);
 	const [input, output, cacheRead, cacheWrite] = parts as [number, number, number, number];
 	return { input, output, cacheRead, cacheWrite };
 }
 
-function options(parsed: ParsedArgs) {
-	const window = positive(parsed, "window");
-	if (window === undefined)
-		throw new UsageError("replay: --window N is required: a session file does not record the model's context window");
-	const scheduling = parsed.flags.get("scheduling") ?? "immediate";
-	if (scheduling !== "immediate" && scheduling !== "epoch")
-		throw new UsageError(`replay: --scheduling is immediate or epoch, got ${JSON.stringify(scheduling)}`);
-	const maxOutput = positive(parsed, "max-output");
-	const ttl = positive(parsed, "cache-ttl");
-	const p = prices(parsed);
-	return {
-		window,
-		scheduling,
-		...(maxOutput !== undefined ? { maxOutput } : {}),
-		...(ttl !== undefined ? { cacheTtlMs: ttl * 1000 } : {}),
-		...(p ? { prices: p } : {}),
-	} as const;
+function readText(path: string, what: string): string {
+	try {
+		return readFileSync(path, "utf8");
+	} catch (error) {
+		throw new InputError(`cannot read ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+	}
 }
 
-/** The options of a `--settings` file (checked as pi-fold checks its own settings files). */
-async function settingsOf(parsed: ParsedArgs) {
-	const path = parsed.flags.get("settings");
+/** The options of a `--settings` file, checked as pi-fold checks its own settings files. */
+function settingsOf(path: string | undefined) {
 	if (path === undefined) return undefined;
-	const { parseSettingsText } = await import("../../options/index.ts");
-	let text: string;
-	try {
-		text = readFileSync(String(path), "utf8");
-	} catch (error) {
-		throw new CliError(
-			`replay: cannot read --settings ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-			1,
-		);
-	}
-	const file = parseSettingsText("global", String(path), text);
-	if (file.state !== "read")
-		throw new CliError(`replay: --settings ${path}: ${file.state === "invalid" ? file.problem : file.state}`, 1);
+	const file = parseSettingsText("global", path, readText(path, "the settings file"));
+	if (file.state !== "read") throw new InputError(`${path}: ${file.state === "invalid" ? file.problem : file.state}`);
 	return file.values;
 }
 
-export const command = {
-	summary: "replay a Pi session file through pi-fold, offline",
-	async run(args: string[]): Promise<number> {
-		let parsed: ParsedArgs;
-		try {
-			parsed = parseFlags("replay", args, FLAGS);
-			if (parsed.flags.has("help")) {
-				process.stdout.write(usage);
-				return 0;
-			}
-			if (parsed.positional.length !== 1) throw new UsageError(`replay: give one session file\n${usage}`);
-		} catch (error) {
-			if (error instanceof UsageError) throw new CliError(error.message);
-			throw error;
-		}
-		const path = parsed.positional[0] as string;
-		let opts: ReturnType<typeof options>;
-		try {
-			opts = options(parsed);
-		} catch (error) {
-			if (error instanceof UsageError) throw new CliError(error.message);
-			throw error;
-		}
-		let text: string;
-		try {
-			text = readFileSync(path, "utf8");
-		} catch (error) {
-			throw new CliError(`replay: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 1);
-		}
-		const replay = await import("../../replay/index.ts");
-		const settings = await settingsOf(parsed);
-		const { renderLineChart } = await import("../../chart/index.ts");
-		let file: ReturnType<typeof replay.parseSessionFile>;
-		try {
-			file = replay.parseSessionFile(text);
-		} catch (error) {
-			if (error instanceof replay.SessionFileError) throw new CliError(`replay: ${path}: ${error.message}`, 1);
-			throw error;
-		}
-		const result = await replay.replaySession(file, { ...opts, ...(settings ? { options: settings } : {}) });
-		const chart = parsed.flags.has("no-chart")
-			? undefined
-			: String(parsed.flags.get("chart") ?? `${basename(path).replace(/\.jsonl$/, "")}.replay.svg`);
-		if (chart) writeFileSync(chart, renderLineChart(replay.replayChart(result)));
-		if (parsed.flags.has("json")) process.stdout.write(`${JSON.stringify(result, null, "\t")}\n`);
-		else process.stdout.write(replay.renderReplay(result, path, chart));
+export async function main(argv: string[]): Promise<number> {
+	const parsed = parseCommandLine(REPLAY_COMMAND, argv);
+	if (parsed.help) {
+		process.stdout.write(renderUsage(REPLAY_COMMAND));
 		return 0;
-	},
-};
+	}
+	const { flags } = parsed;
+	const [path, extra] = parsed.operands;
+	if (path === undefined) throw new UsageError("no session file given; see 'pi-fold replay --help'");
+	if (extra !== undefined) throw new UsageError(`one session file expected, also got ${JSON.stringify(extra)}`);
+	if (flags.window === undefined)
+		throw new UsageError("--window N is required: a session file does not record the model's context window");
+	const prices = pricesOf(flags.prices);
+	const settings = settingsOf(flags.settings);
+	let file: ReturnType<typeof parseSessionFile>;
+	try {
+		file = parseSessionFile(readText(path, "the session file"));
+	} catch (error) {
+		if (error instanceof SessionFileError) throw new InputError(`${path}: ${error.message}`);
+		throw error;
+	}
+	const result = await replaySession(file, {
+		window: flags.window,
+		maxOutput: flags["max-output"],
+		cacheTtlMs: flags["cache-ttl"] * 1000,
+		...(flags.scheduling ? { scheduling: flags.scheduling as "immediate" | "epoch" | "cost" } : {}),
+		...(prices ? { prices } : {}),
+		...(settings ? { options: settings } : {}),
+	});
+	const chart = flags["no-chart"] ? undefined : (flags.chart ?? `${basename(path).replace(/\.jsonl$/, "")}.replay.svg`);
+	if (chart) writeFileSync(chart, renderLineChart(replayChart(result)));
+	process.stdout.write(flags.json ? `${JSON.stringify(result, null, "\t")}\n` : renderReplay(result, path, chart));
+	return 0;
+}

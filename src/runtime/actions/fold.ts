@@ -132,7 +132,7 @@ export async function foldAction(
 	const snap = input.runtime.snapshot(input.host);
 	const span = namedSpan(snap, args);
 	if ("text" in span) return span;
-	const epoch = input.runtime.options.foldScheduling === "epoch";
+	const epoch = input.runtime.options.foldScheduling !== "immediate";
 	const problem = epoch ? markProblem(snap, span.start, span.end) : spanProblem(snap, span.start, span.end);
 	if (problem) return refuse("fold", problem, { from: args.from, to: args.to });
 	const bad = args.brief === undefined ? null : briefProblem(args.brief);

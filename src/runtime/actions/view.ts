@@ -109,8 +109,8 @@ export function rebriefAction(input: ActionInput, args: { id: string; brief: str
 }
 
 export function unmarkAction(input: ActionInput, args: { id: string }): ActionResult {
-	if (input.runtime.options.foldScheduling !== "epoch")
-		return refuse("unmark", `unmark applies to epoch scheduling only; ${args.id} is unchanged`);
+	if (input.runtime.options.foldScheduling === "immediate")
+		return refuse("unmark", `unmark applies to pending marks (cost and epoch scheduling); ${args.id} is unchanged`);
 	const snap = input.runtime.snapshot(input.host);
 	const mark = snap.state.pendingMarks.get(args.id);
 	if (!mark) {

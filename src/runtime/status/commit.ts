@@ -1,11 +1,12 @@
 // What a commit did, in the human's words: how many spans it folded and of which kinds, how many
 // expanded spans it put back, the tokens it freed (the scheduler's estimate, or one from the folds'
-// sizes when the scheduler made none) and, when the telemetry carries it, the cost arithmetic. The
+// sizes when the scheduler made none) and, when the commit was priced, its cost arithmetic. The
 // one-line notice in the TUI and the "Last commit" line of /context both read it. Pure.
 
 import type { FoldKind } from "../../lattice/index.ts";
 import { PLACEHOLDER_TOKENS_ESTIMATE, requestMessageTokens, type Snapshot } from "../../policy/index.ts";
 import type { CommitBody } from "../edit-plan.ts";
+import { arithmetic } from "../receipt.ts";
 import type { CommitNote } from "../telemetry.ts";
 
 /** What one commit did, ready to render. */
@@ -40,29 +41,9 @@ function whenOf(reason: string): string {
 	return head ? `at the ${head}` : "";
 }
 
-/**
- * COST SLOT. The lead is adding the commit's cost arithmetic to the telemetry's `CommitNote`
- * (issue "pi-fold must cost less than Pi's native compaction at every window"): the predicted
- * rewrite cost, the saving per request and the break-even. Those fields are read here, by these
- * names, when present; rename them to the ones `CommitNote` ends up with.
- */
-export interface CommitCost {
-	/** Tokens the rewrite costs the next request (the cached prefix it gives up). */
-	readonly predictedRewriteTokens?: number;
-	/** Tokens every later request saves. */
-	readonly savingPerRequestTokens?: number;
-	/** Requests after which the saving has paid for the rewrite. */
-	readonly breakEvenRequests?: number;
-}
-
-/** The cost arithmetic in words, or null while the telemetry carries none. */
-export function costText(note: CommitNote & CommitCost): string | null {
-	const parts: string[] = [];
-	if (note.predictedRewriteTokens !== undefined) parts.push(`rewrite ~${fmt(note.predictedRewriteTokens)} tokens`);
-	if (note.savingPerRequestTokens !== undefined)
-		parts.push(`saves ~${fmt(note.savingPerRequestTokens)} tokens per request`);
-	if (note.breakEvenRequests !== undefined) parts.push(`pays back after ${fmt(note.breakEvenRequests)} requests`);
-	return parts.length > 0 ? parts.join(", ") : null;
+/** The commit's cost arithmetic in words (the telemetry's prediction, as the receipt words it), or null. */
+export function costText(note: CommitNote): string | null {
+	return note.prediction ? arithmetic(note.prediction) : null;
 }
 
 /** Estimated tokens a commit frees by folding `applied` (each counted once, nested folds inside it as they were). */

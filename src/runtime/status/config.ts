@@ -21,6 +21,8 @@ const SOURCE_LABEL: Record<OptionSource, string> = {
 /** One option's effective value as the human reads it. */
 function valueText(key: string, value: unknown): string {
 	if (key === "providerTotalWindow" && value === undefined) return "the model's context window";
+	if (key === "prices" && value === undefined) return "the model's prices";
+	if (key === "cacheTtlMs" && value === undefined) return "the model's cache lifetime";
 	if (key === "summarizer" && value === "custom") return "custom (summarizeContextSpan)";
 	if (typeof value === "function") return "a function";
 	if (value === undefined) return "not set";

@@ -21,7 +21,7 @@ export interface MarkStatus {
 
 /** Pending marks with origin, what a commit would free and the prefix it would rewrite. */
 export interface SchedulingStatus {
-	readonly mode: "immediate" | "epoch";
+	readonly mode: "cost" | "immediate" | "epoch";
 	readonly marks: readonly MarkStatus[];
 	readonly commitWouldFreeShare: number;
 	readonly commitWouldFreeTokens: number;

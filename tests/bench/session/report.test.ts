@@ -7,7 +7,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DemoResult, parseDemoOptions, reportSchema, runDemo } from "../../../bench/session/index.ts";
-import { parseDemoArgs } from "../../../src/cli/commands/demo.ts";
 import { parseSessionFile, replaySession } from "../../../src/replay/index.ts";
 
 let out: string;
@@ -118,42 +117,11 @@ describe("the demo's results folder", () => {
 });
 
 describe("pi-fold demo flags", () => {
-	it("parses every option", () => {
-		expect(
-			parseDemoArgs([
-				"--stages",
-				"16",
-				"--arms",
-				"native,unmanaged",
-				"--window=90000",
-				"--seed",
-				"s",
-				"--out",
-				"d",
-				"--json",
-				"--quiet",
-			]),
-		).toEqual({
-			stages: 16,
-			arms: ["native", "unmanaged"],
-			window: 90_000,
-			seed: "s",
-			out: "d",
-			json: true,
-			progress: false,
-		});
-	});
-
-	it("refuses what it does not understand, by name", () => {
-		expect(() => parseDemoArgs(["--stages", "many"])).toThrow(/--stages needs a whole number/);
-		expect(() => parseDemoArgs(["--frobnicate"])).toThrow(/unknown demo option "--frobnicate"/);
-	});
-
 	it("runs every arm by default, the pi-fold arms included", () => {
 		expect(parseDemoOptions({}).arms).toEqual([
 			"native",
-			"unmanaged",
 			"pifold-ladder",
+			"pifold-agent",
 			"pifold-immediate",
 			"pifold-epoch",
 		]);

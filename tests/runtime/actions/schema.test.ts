@@ -33,9 +33,10 @@ describe("the generated parameter schema", () => {
 			expect(parsed.error).toMatch(/^action: "fold" is not an action of this tool; valid actions: status, peek/);
 	});
 
-	it("offers unmark only under epoch scheduling", () => {
-		expect(ALL).not.toContain("unmark");
+	it("offers unmark only where a fold is a pending mark", () => {
+		expect(resolveOptions({ foldScheduling: "immediate" }).toolActions).not.toContain("unmark");
 		expect(resolveOptions({ foldScheduling: "epoch" }).toolActions).toContain("unmark");
+		expect(resolveOptions({}).toolActions).toContain("unmark");
 	});
 });
 
