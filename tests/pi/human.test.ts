@@ -9,6 +9,7 @@
 
 import { Text } from "@earendil-works/pi-tui";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
 import {
 	allNotices,
 	callProbes,
@@ -178,6 +179,25 @@ describe("a commit, as the human sees it", () => {
 		expect(commits.every((n) => n.level === "info")).toBe(true);
 		const percent = h.ctx().getContextUsage()?.percent?.toFixed(1);
 		expect(h.ui.statuses.get("pi-fold")).toBe(`pi-fold: 2 folds · ${percent}% used`);
+	});
+
+	it("carries the commit's cost arithmetic when cost scheduling priced it", async () => {
+		const h = await createHarness({
+			ui: "tui",
+			contextWindow: 16_000,
+			options: { foldScheduling: "cost", readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
+		});
+		h.script([...Array.from({ length: 10 }, (_, i) => callProbes(`big${i}`)), say("done")]);
+		await h.run("go");
+		const commits = h.ui.notices.filter((n) => n.message.startsWith("pi-fold folded"));
+		expect(commits.length).toBeGreaterThan(0);
+		for (const n of commits)
+			expect(n.message).toMatch(
+				/^pi-fold folded \d+ spans \(\d+ tool batches\), ~[\d,]+ tokens freed; rewrites ~[\d,]+ tokens \(\$[\d.]+ over cache reads\), saves \$[\d.]+ a request, (pays back in \d+ requests?|costs nothing extra)\. \/context lists the folds\.$/,
+			);
+		expect(await command(h, "/context details")).toContain(
+			"\nScheduling: cost (marks land together when that is cheaper than waiting)\n",
+		);
 	});
 
 	it("reaches an RPC client as any extension's notify and status do", async () => {

@@ -16,12 +16,15 @@ const MARKS_LISTED = 10;
 /** Protected entry ids listed before "and N more". */
 const PROTECTED_LISTED = 12;
 
+const MODE_WORDS: Record<string, string> = {
+	cost: "Scheduling: cost (marks land together when that is cheaper than waiting)",
+	epoch: "Scheduling: epoch (folds are marked, then land together when room is needed)",
+	immediate: "Scheduling: immediate (each fold lands at the next request)",
+};
+
 function schedulingLines(m: StatusModel): string[] {
 	const s = m.scheduling;
-	const mode =
-		s.mode === "epoch"
-			? "Scheduling: epoch (folds are marked, then land together when room is needed)"
-			: "Scheduling: immediate (each fold lands at the next request)";
+	const mode = MODE_WORDS[s.mode] ?? `Scheduling: ${s.mode}`;
 	const lines = [mode];
 	const last = s.lastDecision;
 	if (last) {
