@@ -5,8 +5,8 @@
 
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
 import type { PiFoldOptions } from "../../src/options/index.ts";
-import { type PiFold, registerPiFold } from "../../src/pi/index.ts";
-import { replay } from "../../src/state/index.ts";
+import { type PiFold, piChainKey, registerPiFold } from "../../src/pi/index.ts";
+import { emptyState, replay } from "../../src/state/index.ts";
 import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arm-types.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
 import { pifoldTotalWindow } from "./options.ts";
@@ -67,7 +67,7 @@ export function foldMetrics(session: AgentSession, env: ArmEnv): FoldMetrics {
 	const records = session.sessionManager
 		.getBranch()
 		.flatMap((e) => (e.type === "custom" && e.customType === decisionType ? [{ entryId: e.id, data: e.data }] : []));
-	const state = replay(records);
+	const state = replay(records, emptyState(), piChainKey());
 	const folds = [...state.folds.values()];
 	const counts = runtime?.telemetry.view().counters;
 	return {

@@ -2,13 +2,15 @@
 // the plain-words views (src/runtime/status: a headline with the window as Pi's footer shows it,
 // then folds, the fold tree or the unfolded entries; the details behind it). `/fold-context
 // <fold|expand|refold|peek|unmark> ...` records a decision the agent's next turn brings into the
-// model's context, and says so in slash-command words; `/fold-context config` shows each effective
-// option and where it came from. Output goes to the UI (notify) or, without a UI (print/json
-// mode), to stdout; never into the model's window.
+// model's context, and says so in slash-command words; `/fold-context adopt` vouches for held
+// decision records; `/fold-context config` shows each effective option and where it came from.
+// Output goes to the UI (notify) or, without a UI (print/json mode), to stdout, with unsafe
+// characters escaped visibly; never into the model's window.
 
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import { errorMessage } from "../common/index.ts";
+import { errorMessage, escapeUnsafe } from "../common/index.ts";
 import {
+	adoptHeld,
 	CONTEXT_VIEWS,
 	type ContextView,
 	callTool,
@@ -21,12 +23,13 @@ import type { PiFold } from "./host.ts";
 import { refreshFooter } from "./notices.ts";
 import { displayPath, type PiFoldSettings } from "./settings.ts";
 
-function show(ctx: ExtensionCommandContext, text: string, level: "info" | "warning" | "error" = "info"): void {
+function show(ctx: ExtensionCommandContext, raw: string, level: "info" | "warning" | "error" = "info"): void {
+	const text = escapeUnsafe(raw);
 	if (ctx.hasUI) ctx.ui.notify(text, level);
 	else process.stdout.write(`${text}\n`);
 }
 
-const VERBS = ["fold", "expand", "refold", "peek", "unmark", "config"] as const;
+const VERBS = ["fold", "expand", "refold", "peek", "unmark", "adopt", "config"] as const;
 
 type Parsed = { ok: true; raw: Record<string, unknown> } | { ok: true; config: true } | { ok: false; error: string };
 
@@ -34,7 +37,7 @@ type Parsed = { ok: true; raw: Record<string, unknown> } | { ok: true; config: t
 function parseFoldCommand(args: string, name = "fold-context"): Parsed {
 	const words = args.trim().split(/\s+/).filter(Boolean);
 	const [verb, id, ...rest] = words;
-	const usage = `usage: /${name} fold <first-id> [last-id] [brief...] | expand <fold-id> | refold <fold-id> | peek <fold-id> [offset] [bytes] | unmark <fold-id> | config`;
+	const usage = `usage: /${name} fold <first-id> [last-id] [brief...] | expand <fold-id> | refold <fold-id> | peek <fold-id> [offset] [bytes] | unmark <fold-id> | adopt | config`;
 	if (verb === "config") return words.length === 1 ? { ok: true, config: true } : { ok: false, error: usage };
 	if (!verb || !(VERBS as readonly string[]).includes(verb) || !id) return { ok: false, error: usage };
 	if (verb === "fold") {
@@ -107,18 +110,19 @@ export function registerCommands(pi: ExtensionAPI, piFold: PiFold, settings: PiF
 	});
 	pi.registerCommand(fold, {
 		description:
-			"Fold, expand, refold, peek or unmark by id, or show the settings: fold <first> [last] [brief] | expand|refold|peek|unmark <fold-id> | config",
+			"Fold, expand, refold, peek or unmark by id; adopt held records; show the settings: fold <first> [last] [brief] | expand|refold|peek|unmark <fold-id> | adopt | config",
 		getArgumentCompletions: (prefix) => {
 			const words = prefix.trimStart().split(/\s+/);
 			if (words.length > 1) return null;
 			return VERBS.filter((v) => v.startsWith(words[0] ?? "")).map((v) => ({ value: `${v} `, label: v }));
 		},
 		handler: async (args, ctx) => {
+			if (args.trim() === "adopt") return show(ctx, (await adoptHeld(runtime, piFold.host(ctx))).text);
 			const parsed = parseFoldCommand(args, fold);
 			if (!parsed.ok) return show(ctx, parsed.error, "warning");
 			if ("config" in parsed) return show(ctx, renderConfig(settings.current, displayPath));
-			if (parsed.raw.action === "unmark" && runtime.options.foldScheduling !== "epoch")
-				return show(ctx, `/${fold} unmark: marks exist only with foldScheduling "epoch"; nothing changed`, "warning");
+			if (parsed.raw.action === "unmark" && runtime.options.foldScheduling === "immediate")
+				return show(ctx, `/${fold} unmark: immediate scheduling has no marks; nothing changed`, "warning");
 			const result = await callTool(runtime, piFold.host(ctx), parsed.raw, "human");
 			show(ctx, result.text, result.isError ? "warning" : "info");
 			refreshFooter(piFold, ctx);

@@ -8,8 +8,10 @@
 import type { ExtensionAPI, ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../common/index.ts";
 import type { BoundaryDraft, BoundaryKind } from "../runtime/index.ts";
+import { registerAnthropicCache } from "./anthropic-cache.ts";
 import type { PiFold } from "./host.ts";
 import { notifierFor } from "./notify.ts";
+import { registerOutputBudget } from "./output-budget.ts";
 
 function guard<E, R>(
 	event: string,
@@ -58,11 +60,14 @@ function requestHooks(pi: ExtensionAPI, fold: PiFold): void {
 		guard("context", (event, ctx) => {
 			const host = fold.host(ctx);
 			const { verdict } = runtime.request(host, event.messages);
-			if (verdict.abort) {
-				ctx.abort();
-				const advice = "/compact (Pi's native compaction) can make room";
-				host.notify(`${runtime.options.brandNoun} fence: ${verdict.message}; ${advice}`, "error");
-			}
+			if (verdict.abort) ctx.abort();
+			if (verdict.message)
+				runtime.notifyOnce(
+					host,
+					`fence:${verdict.abort}`,
+					`${runtime.options.brandNoun}: ${verdict.message}`,
+					verdict.abort ? "error" : "warning",
+				);
 			return undefined;
 		}),
 	);
@@ -127,4 +132,6 @@ export function registerHooks(pi: ExtensionAPI, fold: PiFold): void {
 	requestHooks(pi, fold);
 	boundaryHooks(pi, fold);
 	toolHooks(pi, fold);
+	registerOutputBudget(pi);
+	registerAnthropicCache(pi, fold);
 }

@@ -1,12 +1,14 @@
 // The runtime's `Host` over Pi: the active branch from Pi's session manager (branch.ts), decision
-// records appended with `pi.appendEntry`, the session's model, Pi's own context estimate, the system
+// records appended with `pi.appendEntry`, Pi's agent directory (`getAgentDir()`: where the records'
+// key lives), the session's model, Pi's own context estimate, the system
 // prompt, model-written briefs through Pi's model registry (summarizer.ts) and the out-of-band
 // notifier. Built per hook or tool call, because Pi may replace its session between calls.
 
 import { type Api, getPromptCacheTtlMs, type Model } from "@earendil-works/pi-ai";
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
 import type { FoldKind } from "../lattice/index.ts";
-import type { BriefOut, FoldRuntime, Host, ModelInfo } from "../runtime/index.ts";
+import { type BriefOut, type FoldRuntime, type Host, loadChainKey, type ModelInfo } from "../runtime/index.ts";
+import type { ChainKey } from "../state/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 import { branchRecords, readBranch } from "./branch.ts";
 import { notifierFor } from "./notify.ts";
@@ -30,14 +32,21 @@ function modelInfo(model: Model<Api> | undefined): ModelInfo | undefined {
 	return { ...model, cacheTtlMs: getPromptCacheTtlMs(model, undefined) };
 }
 
+/** The key Pi's host signs and verifies decision records with: the one in Pi's agent directory. */
+export function piChainKey(): ChainKey {
+	return loadChainKey(getAgentDir()).key;
+}
+
 export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionContext, writeBrief: PiBriefWriter): Host {
 	const sm = ctx.sessionManager;
 	const decisionType = runtime.names.decisionEntryType;
 	return {
 		readBranch: () => readBranch(sm, decisionType, runtime.receiptType),
 		branchRecords: () => branchRecords(sm, decisionType),
+		compactionCount: () => sm.getBranch().filter((e) => e.type === "compaction").length,
 		appendRecord: (record) => pi.appendEntry(decisionType, record),
 		session: () => ({ id: sm.getSessionId(), dir: sm.getSessionFile() ? sm.getSessionDir() : undefined }),
+		agentDir: () => getAgentDir(),
 		model: () => modelInfo(ctx.model),
 		briefModel: () => {
 			const s = runtime.options.summarizer;

@@ -1,7 +1,8 @@
 // Wires pi-fold into Pi: settles the options (registerPiFold's own over the settings files,
-// settings.ts), creates the runtime, and registers the hooks (hooks.ts), the tool, the commands and
-// the human's notices (notices.ts). The runtime itself knows nothing of Pi: each call gets a host
-// (host.ts) built from the event's context.
+// settings.ts; callbacks contained: option-checks.ts), creates the runtime, and registers the hooks
+// (hooks.ts), the tool (at session start, unless its name is taken), the checks of the options
+// against the session, the commands and the human's notices (notices.ts). The runtime itself knows
+// nothing of Pi: each call gets a host (host.ts) built from the event's context.
 
 import { join } from "node:path";
 import { type ExtensionAPI, getAgentDir } from "@earendil-works/pi-coding-agent";
@@ -15,6 +16,7 @@ import { type PiFold, piHost } from "./host.ts";
 import { registerIntegrations } from "./integrations.ts";
 import { registerNotices } from "./notices.ts";
 import { notifierFor } from "./notify.ts";
+import { containCallbacks, OptionReporter, registerToolChecked, registerWindowCheck } from "./option-checks.ts";
 import { PiFoldSettings } from "./settings.ts";
 import { briefWriterFor } from "./summarizer.ts";
 import { registerTool } from "./tool.ts";
@@ -34,21 +36,30 @@ export interface RegisterExtras {
  * option here throws, an invalid file is reported and ignored.
  */
 export function registerPiFold(pi: ExtensionAPI, options?: PiFoldOptions, extras: RegisterExtras = {}): PiFold {
-	const settings = new PiFoldSettings(options, join(extras.agentDir ?? getAgentDir(), SETTINGS_FILE_NAME));
+	const reporter = new OptionReporter();
+	const globalFile = join(extras.agentDir ?? getAgentDir(), SETTINGS_FILE_NAME);
+	const settings = new PiFoldSettings(options, globalFile, (resolved) => containCallbacks(resolved, reporter));
 	core();
-	const runtime = new FoldRuntime(settings.current.resolved, extras.storeFactory);
+	const runtime = new FoldRuntime(settings.options, extras.storeFactory);
 	const writeBrief = briefWriterFor(runtime, extras.summaryTimeoutMs);
 	const fold: PiFold = { runtime, host: (ctx) => piHost(pi, runtime, ctx, writeBrief) };
-	// First, so every other session_start handler (the rebuild, evidence) sees the project's settings.
+	let toolRegistered = false;
+	// First, so every other session_start handler (the rebuild, the tool, evidence) sees the project's settings.
 	pi.on("session_start", (_event, ctx) => {
 		try {
-			settings.atSessionStart(pi, fold, ctx);
+			settings.atSessionStart(fold, ctx, () => {
+				if (toolRegistered) registerTool(pi, fold);
+			});
 		} catch (error) {
 			notifierFor(ctx)(`session_start: settings files not applied: ${errorMessage(error)}`, "error");
 		}
 	});
 	registerHooks(pi, fold);
-	registerTool(pi, fold);
+	registerToolChecked(pi, fold, reporter, () => {
+		registerTool(pi, fold);
+		toolRegistered = true;
+	});
+	registerWindowCheck(pi, fold, reporter);
 	registerCommands(pi, fold, settings);
 	registerIntegrations(pi, fold);
 	registerNotices(pi, fold);

@@ -3,14 +3,14 @@
 // trusts the project, as Pi's extension docs ask: Pi loads a globally installed package before it
 // has decided whether to trust the project). src/options `settleOptions` combines them with
 // registerPiFold's options (code > project > global > default); the runtime is reconfigured and,
-// when the scheduling or the action list changed, the tool registered again so its description
-// and parameters match. A file pi-fold had to ignore is reported once (UI notify, else one stderr
+// when the scheduling or the action list changed and the tool is already registered, the tool is
+// registered again so its description and parameters match. A file pi-fold had to ignore is reported once (UI notify, else one stderr
 // line) naming the file, the field and the valid values. Reads files; writes none.
 
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { CONFIG_DIR_NAME, type ExtensionAPI, type ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { CONFIG_DIR_NAME, type ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../common/index.ts";
 import {
 	type PiFoldOptions,
@@ -24,7 +24,6 @@ import {
 } from "../options/index.ts";
 import type { PiFold } from "./host.ts";
 import { notifierFor } from "./notify.ts";
-import { registerTool } from "./tool.ts";
 
 /** Reads one settings file: absent, its values, or why it is ignored. */
 export function readSettingsFile(scope: SettingsScope, path: string): SettingsFile {
@@ -58,13 +57,27 @@ function toolShapeChanged(a: ResolvedOptions, b: ResolvedOptions): boolean {
 export class PiFoldSettings {
 	private readonly code: PiFoldOptions | undefined;
 	private readonly global: SettingsFile;
+	private readonly prepare: (resolved: ResolvedOptions) => ResolvedOptions;
 	private settled: SettledOptions;
 
-	/** Reads the global file at `globalPath`; throws (OptionsError) only when `code` itself is invalid. */
-	constructor(code: PiFoldOptions | undefined, globalPath: string) {
+	/**
+	 * Reads the global file at `globalPath`; throws (OptionsError) only when `code` itself is invalid.
+	 * `prepare` turns settled options into the runtime's (option-checks.ts contains the callbacks).
+	 */
+	constructor(
+		code: PiFoldOptions | undefined,
+		globalPath: string,
+		prepare: (resolved: ResolvedOptions) => ResolvedOptions = (resolved) => resolved,
+	) {
 		this.code = code;
 		this.global = readSettingsFile("global", globalPath);
+		this.prepare = prepare;
 		this.settled = settleOptions(code, [this.global]);
+	}
+
+	/** The options the runtime runs on now. */
+	get options(): ResolvedOptions {
+		return this.prepare(this.settled.resolved);
 	}
 
 	/** The effective options, their sources and the files as used (for `/fold-context config`). */
@@ -72,8 +85,8 @@ export class PiFoldSettings {
 		return this.settled;
 	}
 
-	/** Session start: the project file (when trusted) joins; the runtime and the tool follow. */
-	atSessionStart(pi: ExtensionAPI, fold: PiFold, ctx: ExtensionContext): void {
+	/** Session start: the project file (when trusted) joins; the runtime follows, and `retool` when the tool's shape changed. */
+	atSessionStart(fold: PiFold, ctx: ExtensionContext, retool: () => void): void {
 		const path = projectSettingsPath(ctx.cwd);
 		const trusted = typeof ctx.isProjectTrusted === "function" ? ctx.isProjectTrusted() : true;
 		const project: SettingsFile = trusted
@@ -81,8 +94,8 @@ export class PiFoldSettings {
 			: { scope: "project", path, state: existsSync(path) ? "untrusted" : "absent" };
 		const before = fold.runtime.options;
 		this.settled = settleOptions(this.code, [this.global, project]);
-		fold.runtime.reconfigure(this.settled.resolved);
-		if (toolShapeChanged(before, this.settled.resolved)) registerTool(pi, fold);
+		fold.runtime.reconfigure(this.options);
+		if (toolShapeChanged(before, this.settled.resolved)) retool();
 		this.report(fold, ctx);
 	}
 

@@ -23,6 +23,7 @@ import { firstTierAt } from "./prices.ts";
 import type { MarkView, SchedulePlan } from "./schedule.ts";
 
 export interface CostScheduleInput {
+	/** The serving budget in estimated tokens (the provider's budget over the calibration). */
 	readonly budget: ServingBudget;
 	readonly economy: Economy;
 	/** Entries in the transcript (for the tail-adjacent rule). */
@@ -74,10 +75,14 @@ function candidatesOf(input: CostScheduleInput, ready: readonly MarkView[]): Tag
 /** Whether the window must come down now whatever the economics: the budget, or a price tier a commit avoids. */
 function atCap(input: CostScheduleInput, deepest: Priced | undefined): string | null {
 	const e = input.economy;
-	const next = (e.windowTokens + e.growthTokens) * e.calibration;
+	const next = e.windowTokens + e.growthTokens;
 	if (next >= input.budget.budgetTokens * PRESSURE_BACKSTOP_OCCUPANCY) return "the next request would reach the budget";
 	const tier = firstTierAt(e.prices);
-	if (deepest && next > tier && deepest.prediction.windowAfterTokens + e.growthTokens * e.calibration < tier)
+	if (
+		deepest &&
+		e.overhead + next * e.calibration > tier &&
+		deepest.prediction.windowAfterTokens + e.growthTokens * e.calibration < tier
+	)
 		return `the next request would cross the ${tier.toLocaleString("en-US")}-token price tier`;
 	return null;
 }

@@ -5,7 +5,8 @@
 // grows by g tokens a request, so committing pays once the reads it would have saved since the window
 // was last at its floor cover its cost: the economic order quantity, F >= sqrt(2 g C / c), with F the
 // tokens freed, C the commit's cost and c the read price. Token counts here are pi-fold's estimates;
-// `calibration` turns them into the provider's tokens for dollars. Pure.
+// the calibration (a fixed overhead plus a rate) turns them into the provider's tokens for dollars.
+// Pure.
 
 import { type PriceTable, ratesAt, writeRate } from "./prices.ts";
 
@@ -26,8 +27,10 @@ export interface Economy {
 	readonly appendedTokens: number;
 	/** Estimated tokens the window grows per request (smoothed). */
 	readonly growthTokens: number;
-	/** Provider tokens per estimated token (1 when unmeasured). */
+	/** Provider tokens per estimated token (1 when unmeasured): turns a count of estimated tokens into the provider's. */
 	readonly calibration: number;
+	/** Provider tokens a request carries beyond its estimate (tool definitions, framing): 0 when unmeasured. */
+	readonly overhead: number;
 	readonly prices: PriceTable;
 	/** Estimated tokens of the window before entry index `start`. */
 	readonly prefixTokens: (start: number) => number;
@@ -73,7 +76,7 @@ export function price(economy: Economy, candidates: readonly Candidate[], start:
 	const k = economy.calibration;
 	const after = Math.max(0, economy.windowTokens - economy.prefixTokens(start) - freed);
 	const rewritten = Math.max(0, after - economy.appendedTokens);
-	const rates = ratesAt(economy.prices, economy.windowTokens * k);
+	const rates = ratesAt(economy.prices, economy.overhead + economy.windowTokens * k);
 	const read = rates.cacheRead / 1_000_000;
 	const extra = (writeRate(rates) - rates.cacheRead) / 1_000_000;
 	const briefs = chosen.reduce((sum, c) => sum + c.briefCost, 0);
@@ -92,7 +95,7 @@ export function price(economy: Economy, candidates: readonly Candidate[], start:
 		prediction: {
 			rewriteTokens: Math.round(after * k),
 			freedTokens: Math.round(freed * k),
-			windowAfterTokens: Math.round((economy.windowTokens - freed) * k),
+			windowAfterTokens: Math.round(economy.overhead + (economy.windowTokens - freed) * k),
 			rewriteUsd: cost,
 			savingPerRequestUsd: saving,
 			breakEvenRequests: cost <= 0 ? 0 : saving > 0 ? Math.ceil(cost / saving) : Number.POSITIVE_INFINITY,

@@ -56,6 +56,7 @@ export {
 	requestCost,
 	writeRate,
 } from "./prices.ts";
+export { rescueProposals } from "./rescue.ts";
 export {
 	type FoldScheduling,
 	type MarkView,

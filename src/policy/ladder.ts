@@ -8,7 +8,8 @@ import type { Lattice } from "../lattice/index.ts";
 import type { Chapter, TranscriptEntry, Unit } from "../transcript/index.ts";
 import { CONSOLIDATE_MIN_FOLDS, CONSOLIDATE_OCCUPANCY, MAX_VISIBLE_FOLDS } from "./constants.ts";
 
-export type Rung = "tools" | "chapter" | "consolidation";
+/** A rung of the ladder; "rescue" is the last lossless resort before native compaction (src/policy rescue.ts). */
+export type Rung = "tools" | "chapter" | "consolidation" | "rescue";
 
 /** A fold a rung proposes: an entry range [start, end) and the tokens it would free. */
 export interface Proposal {

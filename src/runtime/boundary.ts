@@ -41,6 +41,8 @@ import type { Host, SourceStore } from "./ports.ts";
 export interface Occupancy {
 	readonly tokens: number;
 	readonly source: string;
+	/** Of `tokens`, the system prompt's (always the request's first, cached bytes). */
+	readonly systemTokens?: number;
 }
 
 /** What the gate saw and decided. */
@@ -88,8 +90,15 @@ export function gate(
 	return { plan, input, marks };
 }
 
+const KIND_OF_RUNG: Record<Proposal["rung"], FoldKind> = {
+	tools: "tools",
+	chapter: "chapter",
+	consolidation: "consolidation",
+	rescue: "span",
+};
+
 function kindFor(rung: Proposal["rung"]): FoldKind {
-	return rung === "tools" ? "tools" : rung === "chapter" ? "chapter" : "consolidation";
+	return KIND_OF_RUNG[rung];
 }
 
 /** Peek batches outside the fresh tail that ride any commit (foldPeekResults), not overlapping `taken`. */
@@ -156,9 +165,11 @@ export async function ladderDecisions(
 		const leaves = snap.view.transcript.slice(p.start, p.end);
 		const id = foldId(leaves);
 		if (snap.state.folds.has(id) || snap.state.pendingMarks.has(id) || out.ids.includes(id)) continue;
-		if (spanProblem(snap, p.start, p.end)) continue;
+		// The rescue folds the fresh tail down to the unit in use; every other rule still holds.
+		const rules = p.rung === "rescue" ? { ...snap, freshUnit: snap.units.length } : snap;
+		if (spanProblem(rules, p.start, p.end)) continue;
 		const fold = await ladderRecord(host, store, leaves, kindFor(p.rung), modelBrief(p));
-		const topUp = p.rung !== "consolidation";
+		const topUp = p.rung === "tools" || p.rung === "chapter";
 		out.bodies.push(epoch ? { kind: "mark", actor: "ladder", topUp, fold } : { kind: "fold", actor: "ladder", fold });
 		out.ids.push(id);
 		freed += p.freedTokens;

@@ -11,6 +11,7 @@ import {
 	type LadderOptions,
 	ladderInput,
 	markViews,
+	rescueProposals,
 	type Snapshot,
 	toolProposals,
 	windowTokens,
@@ -23,7 +24,10 @@ export function foldRoom(snap: Snapshot, options: LadderOptions): { window: numb
 	const input = ladderInput(snap, options, tokens, tokens.total / snap.budget.budgetTokens);
 	const ladder = [...toolProposals(input), ...chapterProposals(input), ...consolidationProposals(input)];
 	const marks = markViews(snap, tokens).filter((m) => m.protectedBy === null);
-	return { window: tokens.total, reclaimable: [...ladder, ...marks].reduce((sum, p) => sum + p.freedTokens, 0) };
+	const ordinary = [...ladder, ...marks].reduce((sum, p) => sum + p.freedTokens, 0);
+	// The rescue (every stale unit folded) is what the next boundary can still do under pressure.
+	const rescue = rescueProposals(snap, tokens).reduce((sum, p) => sum + p.freedTokens, 0);
+	return { window: tokens.total, reclaimable: Math.max(ordinary, rescue) };
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US");

@@ -66,7 +66,8 @@ function cacheCold(host: Host, meter: SessionMeter, ttlOption: number | undefine
 function briefPricer(host: Host, options: ResolvedOptions, economy: Economy, horizon: number) {
 	if (options.summarizer === "deterministic" || options.summarizer === "custom") return () => 0;
 	const prices = pricesFor(host.briefModel?.()?.cost ?? host.model()?.cost, undefined);
-	const read = ratesAt(economy.prices, economy.windowTokens * economy.calibration).cacheRead / 1_000_000;
+	const read =
+		ratesAt(economy.prices, economy.overhead + economy.windowTokens * economy.calibration).cacheRead / 1_000_000;
 	return (p: Proposal) => {
 		if (p.rung === "tools") return 0;
 		const input = Math.min(p.freedTokens * economy.calibration, SUMMARY_INPUT_MAX_CHARS / BRIEF_CHARS_PER_TOKEN);
@@ -88,22 +89,24 @@ export function costGate(input: {
 	readonly paused: boolean;
 }): CostGate {
 	const { snap, options, meter } = input;
-	const k = meter.calibration;
+	const { rate: k, overhead } = meter.calibration;
 	const tokens = windowTokens(snap);
 	const marks = markViews(snap, tokens);
-	const keep = Math.min(options.keepRawTokens, KEEP_RAW_MAX_BUDGET_SHARE * snap.budget.budgetTokens) / k;
+	// `snap.budget` is in estimated tokens (the runtime scales it by the calibration): one unit throughout.
+	const keep = Math.min(options.keepRawTokens / k, KEEP_RAW_MAX_BUDGET_SHARE * snap.budget.budgetTokens);
 	const deep = { ...snap, freshUnit: Math.min(snap.freshUnit, keepRawUnit(snap, tokens, keep)) };
-	const ladder = ladderInput(deep, options, tokens, (input.occupancy.tokens * k) / snap.budget.budgetTokens);
+	const ladder = ladderInput(deep, options, tokens, input.occupancy.tokens / snap.budget.budgetTokens);
 	const window = input.occupancy.tokens;
 	const economy: Economy = {
 		windowTokens: window,
 		appendedTokens: Math.max(0, window - (meter.lastRequestTokens ?? window)),
-		growthTokens: meter.growthTokens((DEFAULT_GROWTH_SHARE * snap.budget.budgetTokens) / k),
+		growthTokens: meter.growthTokens(DEFAULT_GROWTH_SHARE * snap.budget.budgetTokens),
 		calibration: k,
+		overhead,
 		prices: pricesFor(input.host.model()?.cost, options.prices),
-		prefixTokens: (start) => tokens.range(0, start),
+		prefixTokens: (start) => (input.occupancy.systemTokens ?? 0) + tokens.range(0, start),
 	};
-	const horizon = Math.max(1, (snap.budget.budgetTokens / k - window) / Math.max(1, economy.growthTokens));
+	const horizon = Math.max(1, (snap.budget.budgetTokens - window) / Math.max(1, economy.growthTokens));
 	const briefCost = briefPricer(input.host, options, economy, horizon);
 	const plan = planCostCommit({
 		budget: snap.budget,

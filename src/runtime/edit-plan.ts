@@ -36,7 +36,7 @@ export interface EditProposal {
 }
 
 /** Content of a brief replacement in the form Pi stores it, so an unchanged brief compares equal. */
-function briefContent(message: TranscriptEntry["message"] | undefined, text: string): unknown {
+export function briefContent(message: TranscriptEntry["message"] | undefined, text: string): unknown {
 	return message?.role === "assistant" || message?.role === "toolResult" ? [{ type: "text", text }] : text;
 }
 

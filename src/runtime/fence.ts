@@ -13,25 +13,52 @@ export class RequestEstimator {
 	private system = "";
 	private systemTokens = 0;
 
+	/** Estimated tokens of `systemPrompt` (estimated once per distinct prompt). */
+	systemTokensOf(systemPrompt: string): number {
+		if (systemPrompt !== this.system) {
+			this.system = systemPrompt;
+			this.systemTokens = estimateTokens(systemPrompt);
+		}
+		return this.systemTokens;
+	}
+
 	/** Estimated tokens of `messages` (with their digests) and of `systemPrompt`. */
 	estimate(
 		messages: readonly unknown[],
 		digests: readonly Uint8Array[],
 		systemPrompt: string,
-	): { messages: number; system: number } {
+	): { messages: number; system: number; newestUnit: number } {
 		const next = new Map<string, number>();
+		const each: number[] = [];
 		let total = 0;
 		messages.forEach((message, i) => {
 			const key = Buffer.from(digests[i] as Uint8Array).toString("hex");
 			const tokens = next.get(key) ?? this.byDigest.get(key) ?? requestMessageTokens([message]);
 			next.set(key, tokens);
+			each.push(tokens);
 			total += tokens;
 		});
-		if (systemPrompt !== this.system) {
-			this.system = systemPrompt;
-			this.systemTokens = estimateTokens(systemPrompt);
-		}
+		this.systemTokensOf(systemPrompt);
 		this.byDigest = next;
-		return { messages: total, system: this.systemTokens };
+		const start = newestUnitStart(messages);
+		const newestUnit = each.slice(start).reduce((sum, t) => sum + t, 0);
+		return { messages: total, system: this.systemTokens, newestUnit };
 	}
+}
+
+/** Index where the newest indivisible unit starts: the last message that is not a tool result. */
+export function newestUnitStart(messages: readonly unknown[]): number {
+	for (let i = messages.length - 1; i >= 0; i--)
+		if ((messages[i] as { role?: string } | null)?.role !== "toolResult") return i;
+	return 0;
+}
+
+/** A person's name for the newest unit of a request. */
+export function newestUnitName(messages: readonly unknown[]): string {
+	const first = messages[newestUnitStart(messages)] as { role?: string; content?: unknown } | undefined;
+	if (first?.role !== "assistant") return "the newest message";
+	const calls = Array.isArray(first.content)
+		? (first.content as { type?: string; name?: string }[]).filter((b) => b.type === "toolCall").map((b) => b.name)
+		: [];
+	return calls.length > 0 ? `the results of ${[...new Set(calls)].join(", ")}` : "the newest reply";
 }

@@ -13,9 +13,21 @@ export {
 	shapeOf,
 	toolParameters,
 } from "./actions/index.ts";
+export { adoptHeld } from "./adopt.ts";
+export { bindingProblem, ensureBound, readBoundSource } from "./bound-source.ts";
 export type { Occupancy } from "./boundary.ts";
 export { type BranchViewInput, branchViewOf, type EntryView, recordsOf } from "./branch-view.ts";
 export { candidatesFor } from "./candidates.ts";
+export {
+	CHAIN_KEY_DIR,
+	CHAIN_KEY_FILE,
+	chainKeyFor,
+	chainKeyPath,
+	forgetChainKeys,
+	type LoadedChainKey,
+	loadChainKey,
+	processChainKey,
+} from "./chain-key.ts";
 export { type CommitBody, planEdits } from "./edit-plan.ts";
 export {
 	createEvidenceIngestor,
@@ -47,6 +59,7 @@ export {
 	FoldRuntime,
 	type StoreFactory,
 } from "./runtime.ts";
+export { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
 export { type CommitFacts, commitClause, commitFacts, commitNotice, costText } from "./status/commit.ts";
 export { renderConfig } from "./status/config.ts";
 export { renderDetails } from "./status/details.ts";

@@ -1,17 +1,49 @@
 // What the cost policy measures of a live session, from the requests it observes: how fast the
-// window grows (estimated tokens appended per request, smoothed over pure appends), how many
-// provider tokens one estimated token is (the provider's reported prompt over pi-fold's estimate of
-// the same request, smoothed), and when the last request left with how many tokens. Not durable: it
-// restarts with the session. Pure in-memory.
+// window grows (estimated tokens appended per request, smoothed over pure appends), how the
+// provider counts a request against pi-fold's estimate of it (a fixed overhead such as the tool
+// definitions, plus a rate per estimated token, fitted over recent requests), and when the last
+// request left with how many tokens. Not durable: it restarts with the session. Pure in-memory.
 
-/** Weight of the newest sample in the growth and calibration averages. */
+/** Weight of the newest sample in the growth average. */
 export const METER_SMOOTHING = 0.3;
-/** Calibration stays within this range of 1 (an estimator far off is a bug, not a calibration). */
+/** Requests the calibration is fitted over (the newest). */
+export const CALIBRATION_SAMPLES = 16;
+/** The fitted rate stays within this range (an estimator far off is a bug, not a calibration). */
 export const CALIBRATION_RANGE: readonly [number, number] = [0.5, 2];
+/** Estimates must spread by this share of their mean before a rate is fitted (else: overhead only). */
+const MIN_SPREAD = 0.1;
+
+/** How the provider counts a request of `e` estimated tokens: `overhead + rate * e`. */
+export interface Calibration {
+	readonly overhead: number;
+	readonly rate: number;
+}
+
+export const UNCALIBRATED: Calibration = { overhead: 0, rate: 1 };
+
+/** Least squares over (estimate, provider) pairs, the rate clamped; overhead only when estimates barely spread. */
+export function fitCalibration(samples: readonly (readonly [number, number])[]): Calibration {
+	if (samples.length === 0) return UNCALIBRATED;
+	const n = samples.length;
+	const meanE = samples.reduce((s, [e]) => s + e, 0) / n;
+	const meanP = samples.reduce((s, [, p]) => s + p, 0) / n;
+	const spread = Math.max(...samples.map(([e]) => e)) - Math.min(...samples.map(([e]) => e));
+	if (n < 2 || spread < MIN_SPREAD * meanE) return { overhead: meanP - meanE, rate: 1 };
+	let cov = 0;
+	let varE = 0;
+	for (const [e, p] of samples) {
+		cov += (e - meanE) * (p - meanP);
+		varE += (e - meanE) ** 2;
+	}
+	const [lo, hi] = CALIBRATION_RANGE;
+	const rate = Math.min(hi, Math.max(lo, cov / varE));
+	return { overhead: meanP - rate * meanE, rate };
+}
 
 export class SessionMeter {
 	private growth: number | null = null;
-	private ratio: number | null = null;
+	private samples: [number, number][] = [];
+	private fitted: Calibration = UNCALIBRATED;
 	private lastTokens: number | null = null;
 	private lastEstimate: number | null = null;
 	private lastAt: number | null = null;
@@ -31,8 +63,9 @@ export class SessionMeter {
 	/** The provider's prompt tokens for the last request (input + cache read + cache write). */
 	onUsage(promptTokens: number): void {
 		if (this.lastEstimate === null || this.lastEstimate <= 0 || promptTokens <= 0) return;
-		const [lo, hi] = CALIBRATION_RANGE;
-		this.ratio = smooth(this.ratio, Math.min(hi, Math.max(lo, promptTokens / this.lastEstimate)));
+		this.samples.push([this.lastEstimate, promptTokens]);
+		if (this.samples.length > CALIBRATION_SAMPLES) this.samples.shift();
+		this.fitted = fitCalibration(this.samples);
 	}
 
 	/** Estimated tokens the window grows per request, or `fallback` before any measurement. */
@@ -40,9 +73,9 @@ export class SessionMeter {
 		return this.growth ?? fallback;
 	}
 
-	/** Provider tokens per estimated token (1 until measured). */
-	get calibration(): number {
-		return this.ratio ?? 1;
+	/** How the provider counts a request against pi-fold's estimate (no offset, rate 1 until measured). */
+	get calibration(): Calibration {
+		return this.fitted;
 	}
 
 	/** Estimated message tokens of the last request sent (null before the first). */

@@ -1,5 +1,6 @@
 // The narrow interfaces the runtime depends on, so it runs with no Pi at all: the host session (read
-// the branch, append a decision, describe the model, tell the human), the verified fold store, and
+// the branch, append a decision, describe the model, tell the human, name the agent directory that
+// holds the records' key), the verified fold store, and
 // the drafts a boundary returns. A Pi adapter (src/pi/host.ts) implements `Host` over Pi's
 // extension context; the simulator (src/simulate/) implements it over an in-memory session.
 // Types only; no I/O here.
@@ -70,9 +71,16 @@ export interface Host {
 	readBranch(): BranchView;
 	/** Only pi-fold's decision records on the active branch (cheaper than readBranch). */
 	branchRecords(): LogRecord[];
+	/** Native compactions on the active branch (each rewrites the window, as a commit does). */
+	compactionCount(): number;
 	/** Appends a decision record to the session (never sent to the model). */
 	appendRecord(record: DecisionRecord): void;
 	session(): SessionLocation;
+	/**
+	 * The agent directory, where pi-fold keeps the key that signs decision records (Pi: its agent dir,
+	 * `getAgentDir()`). Undefined: records are signed with a key that lives only in this process.
+	 */
+	agentDir(): string | undefined;
 	/** The session's model, or undefined before one is chosen. */
 	model(): ModelInfo | undefined;
 	/** The host's own estimate of the context size (Pi's getContextUsage), or null when unknown. */

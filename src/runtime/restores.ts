@@ -1,13 +1,13 @@
 // Which original content a commit restores, read from the VERIFIED fold store: for every visible
-// entry pi-fold edited before, its exact original message content. An entry whose source fails
-// verification is not restored: every expanded fold around it stays collapsed (so a tool call and
+// entry pi-fold edited before, its exact original message content, from a source that is the fold's
+// own (bound-source.ts). An entry whose source fails verification or binding is not restored: every expanded fold around it stays collapsed (so a tool call and
 // its result never separate) and the fold is listed as refused, naming why. Async only for reads.
 
 import { errorMessage } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
-import { parseFoldSource } from "../lattice/index.ts";
 import type { Snapshot } from "../policy/index.ts";
 import type { Replacement } from "../projection/index.ts";
+import { readBoundSource } from "./bound-source.ts";
 import type { SourceStore } from "./ports.ts";
 
 /** Restores must converge in this many rounds (each round collapses at least one fold). */
@@ -46,22 +46,22 @@ function sameContent(a: Replacement | undefined, content: unknown): boolean {
 	return a !== undefined && a !== null && JSON.stringify(a.content) === JSON.stringify(content);
 }
 
-/** Reads (once per digest) and parses one fold's verified source as entry id -> content, or the error. */
+/** Reads (once per fold) one fold's verified, bound source as entry id -> content, or the error. */
 async function sourceOf(
 	fold: FoldRecord,
 	store: SourceStore,
 	cache: Map<string, Map<string, unknown> | Error>,
 ): Promise<Map<string, unknown> | Error> {
-	const cached = cache.get(fold.sourceSha256);
+	const cached = cache.get(fold.id);
 	if (cached) return cached;
 	let source: Map<string, unknown> | Error;
 	try {
-		const parsed = parseFoldSource(await store.read(fold.sourceSha256, `fold ${fold.id}`));
+		const parsed = await readBoundSource(store, fold);
 		source = new Map(parsed.map((e) => [e.id, e.message.content]));
 	} catch (error) {
 		source = new Error(errorMessage(error));
 	}
-	cache.set(fold.sourceSha256, source);
+	cache.set(fold.id, source);
 	return source;
 }
 

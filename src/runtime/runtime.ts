@@ -15,17 +15,12 @@ import {
 	type FenceVerdict,
 	fence,
 	requestMessageTokens,
+	rescueProposals,
 	type Snapshot,
+	windowTokens,
 } from "../policy/index.ts";
 import type { RequestObservation, Usage } from "../projection/index.ts";
-import {
-	type Actor,
-	chainRecord,
-	type DecisionBody,
-	DecisionLog,
-	type DecisionRecord,
-	type FoldState,
-} from "../state/index.ts";
+import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
 import { FoldStore, resolveStoreDir } from "../store/index.ts";
 import { blockingFold } from "./blocking.ts";
 import {
@@ -39,13 +34,15 @@ import {
 	peekRiders,
 	placeMarks,
 } from "./boundary.ts";
+import { chainKeyFor, processChainKey } from "./chain-key.ts";
 import { compactionDecision } from "./compaction.ts";
 import { costGate } from "./cost-gate.ts";
 import { type CommitBody, planEdits } from "./edit-plan.ts";
-import { RequestEstimator } from "./fence.ts";
+import { newestUnitName, RequestEstimator } from "./fence.ts";
 import { SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
+import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
 import { type CompactionNote, Telemetry } from "./telemetry.ts";
 
 /** Builds the fold store for a directory (tests substitute a store that fails on purpose). */
@@ -68,7 +65,7 @@ export class FoldRuntime {
 	names: ReturnType<typeof derivedNames>;
 	readonly telemetry = new Telemetry();
 	private readonly storeFactory: StoreFactory;
-	private log = new DecisionLog();
+	private log = new DecisionLog(processChainKey());
 	private sourceStore: SourceStore | null = null;
 	private storeDir: string | null = null;
 	private estimator = new RequestEstimator();
@@ -118,7 +115,7 @@ export class FoldRuntime {
 
 	/** Rebuilds everything from the branch (session start of every reason, and /tree navigation). */
 	rebuild(host: Host, why: string): void {
-		this.log = new DecisionLog();
+		this.log = new DecisionLog(chainKeyFor(host));
 		this.estimator = new RequestEstimator();
 		this.meter = new SessionMeter();
 		this.telemetry.restartWindow(why);
@@ -138,6 +135,11 @@ export class FoldRuntime {
 		const view = host.readBranch();
 		const state = this.log.sync(view.records);
 		return buildSnapshot(view, state, this.log.known, budgetFor(host.model(), this.options.providerTotalWindow));
+	}
+
+	/** The first entry the next commit could change (stable-prefix.ts): a host caches the prefix before it. */
+	stablePrefixEnd(host: Pick<Host, "readBranch" | "model">): StablePrefix {
+		return stablePrefix(this.snapshot(host), this.options);
 	}
 
 	/** Every fold record an accepted decision named (dissolved ones included). */
@@ -172,7 +174,7 @@ export class FoldRuntime {
 	/** Chains `body` after the branch's last record and appends it. Call inside `exclusive`. */
 	decide(host: Pick<Host, "branchRecords" | "appendRecord">, body: DecisionBody): DecisionRecord {
 		const state = this.sync(host);
-		const record = chainRecord(body, state.lastDigest);
+		const record = this.log.chain(body, state.lastDigest);
 		host.appendRecord(record);
 		this.actors.add(body.actor);
 		this.sync(host);
@@ -196,12 +198,31 @@ export class FoldRuntime {
 		});
 	}
 
-	/** The estimated size of the next request: the boundary preview when given, else the host's estimate. */
-	occupancy(host: Pick<Host, "contextTokens">, nextRequest?: readonly unknown[]): Occupancy {
-		if (nextRequest)
-			return { tokens: requestMessageTokens(nextRequest), source: "estimate of the next request (boundary preview)" };
+	/**
+	 * The estimated size of the next request: the boundary preview's messages and the system prompt
+	 * (the whole request the provider bills) when given, else the host's own estimate.
+	 */
+	occupancy(host: Pick<Host, "contextTokens" | "systemPrompt">, nextRequest?: readonly unknown[]): Occupancy {
+		if (nextRequest) {
+			const systemTokens = this.estimator.systemTokensOf(host.systemPrompt());
+			const tokens = requestMessageTokens(nextRequest) + systemTokens;
+			return { tokens, systemTokens, source: "estimate of the next request (boundary preview)" };
+		}
 		const tokens = host.contextTokens();
 		return tokens === null ? { tokens: 0, source: "unknown" } : { tokens, source: "the host's context estimate" };
+	}
+
+	/** The serving budget in pi-fold's estimated tokens, as the policies read it (calibrated to the provider). */
+	estimatedBudget(host: Pick<Host, "readBranch" | "model">): number {
+		return this.inEstimatedTokens(this.snapshot(host)).budget.budgetTokens;
+	}
+
+	/** `snap` with its serving budget in estimated tokens (the provider's budget over the calibration). */
+	private inEstimatedTokens(snap: Snapshot): Snapshot {
+		const { overhead, rate } = this.meter.calibration;
+		if (overhead === 0 && rate === 1) return snap;
+		const budgetTokens = Math.max(1, Math.round((snap.budget.budgetTokens - overhead) / rate));
+		return { ...snap, budget: { ...snap.budget, budgetTokens } };
 	}
 
 	/** The gate of this boundary: the cost policy's, or the spec's immediate/epoch scheduler's. */
@@ -233,13 +254,38 @@ export class FoldRuntime {
 		return { plan: g.plan, marks: g.marks, proposals, modelBrief: () => true, prediction: null };
 	}
 
+	/**
+	 * When even the gate's commit would leave the next request over the budget: the rescue's span
+	 * folds (src/policy rescue.ts) join it, around what it folds. Automatic folding paused: no rescue.
+	 */
+	private rescued(snap: Snapshot, occupancy: Occupancy, g: ReturnType<FoldRuntime["gateAt"]>) {
+		if (this.pauseReason() !== null) return g;
+		// The occupancy is the next request itself (the boundary preview): the hard limit applies to it.
+		const next = occupancy.tokens - (g.plan.commit ? g.plan.freedTokens : 0);
+		if (next < snap.budget.budgetTokens) return g;
+		const rescue = rescueProposals(snap, windowTokens(snap));
+		if (rescue.length === 0) return g;
+		const freed = rescue.reduce((sum, r) => sum + r.freedTokens, 0);
+		const reason = `the next request would still be over the budget: folding every stale unit (${rescue.length} span${rescue.length === 1 ? "" : "s"})`;
+		const plan = {
+			...g.plan,
+			commit: true,
+			reason: g.plan.commit ? `${g.plan.reason}; ${reason}` : reason,
+			freedTokens: freed,
+		};
+		// The gate's own folds land first and nest inside the rescue's spans.
+		return { ...g, plan, proposals: [...g.proposals, ...rescue], prediction: null };
+	}
+
 	/** One boundary pass: snapshot, gate, record the ladder, place marks, plan the edits, the commit. */
 	private async commitAt(host: Host, reason: string, occupancy: Occupancy, hint: Actor) {
 		const epoch = this.options.foldScheduling !== "immediate";
 		const store = this.store(host);
 		const snap0 = this.snapshot(host);
 		const dry = await planEdits(snap0, store, this.options, reason, hint);
-		const g = this.gateAt(host, snap0, occupancy, dry.commit !== null);
+		// The policies work in estimated tokens: the budget they read is the provider's over the calibration.
+		const scaled = this.inEstimatedTokens(snap0);
+		const g = this.rescued(scaled, occupancy, this.gateAt(host, scaled, occupancy, dry.commit !== null));
 		this.telemetry.recordSchedule({
 			at: reason,
 			commit: g.plan.commit,
@@ -297,7 +343,7 @@ export class FoldRuntime {
 		prediction?: CommitPrediction | null;
 	}): BoundaryDraft[] {
 		const { body, snap } = planned;
-		const record = chainRecord(body, snap.state.lastDigest);
+		const record = this.log.chain(body, snap.state.lastDigest);
 		this.actors.clear();
 		const automatic = this.options.foldScheduling !== "immediate" || planned.ladder.length > 0;
 		const text = automatic ? receiptText(body, this.options.brandNoun, planned.ladder, planned.freed) : null;
@@ -338,18 +384,24 @@ export class FoldRuntime {
 	 * Never changes the messages. One digest per message serves the estimate cache and the observer.
 	 */
 	request(
-		host: Pick<Host, "branchRecords" | "model" | "systemPrompt" | "now">,
+		host: Pick<Host, "branchRecords" | "compactionCount" | "model" | "systemPrompt" | "now">,
 		messages: readonly unknown[],
 	): { verdict: FenceVerdict; observation: RequestObservation | null } {
 		const digests = this.telemetry.digests(messages);
 		const budget = budgetFor(host.model(), this.options.providerTotalWindow);
 		const size = this.estimator.estimate(messages, digests, host.systemPrompt());
-		const verdict = fence(size.messages + size.system, 0, budget);
-		if (verdict.abort) {
-			if (verdict.message) this.telemetry.recordFence(verdict.message);
-			return { verdict, observation: null };
-		}
-		const observation = this.telemetry.observe(messages, this.sync(host).commitSeq, digests);
+		const { overhead, rate } = this.meter.calibration;
+		const verdict = fence({
+			requestTokens: overhead + (size.messages + size.system) * rate,
+			newestUnitTokens: size.newestUnit * rate,
+			newestUnitName: newestUnitName(messages),
+			budget,
+		});
+		if (verdict.message) this.telemetry.recordFence(verdict.message);
+		if (verdict.abort) return { verdict, observation: null };
+		// A rewrite is attributed to what moved the window: a commit, or a native compaction.
+		const moves = this.sync(host).commitSeq + host.compactionCount();
+		const observation = this.telemetry.observe(messages, moves, digests);
 		this.meter.onRequest(size.messages, size.messages + size.system, observation.kind === "append", host.now());
 		return { verdict, observation };
 	}
@@ -362,7 +414,7 @@ export class FoldRuntime {
 
 	/** Decides beside a native compaction of `reason` (recorded; the notice, if any, told once). */
 	compaction(host: Host, reason: string): CompactionNote {
-		const note = compactionDecision(reason, this.snapshot(host), this.options);
+		const note = compactionDecision(reason, this.inEstimatedTokens(this.snapshot(host)), this.options);
 		const { notice, ...kept } = note;
 		this.telemetry.recordCompaction(kept);
 		if (notice) host.notify(notice, "warning");

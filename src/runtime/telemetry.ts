@@ -30,8 +30,9 @@ class Recent<T> {
 	get total(): number {
 		return this.count;
 	}
+	/** A copy: what a caller keeps (a tool result's details, say) must not change under it later. */
 	get recent(): readonly T[] {
-		return this.items;
+		return [...this.items];
 	}
 }
 

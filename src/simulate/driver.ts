@@ -42,9 +42,25 @@ export interface SimResult {
 	readonly divergences: readonly { callId: string; recorded: string; replayed: string }[];
 }
 
+/** The usage a recorded reply carries (Pi stores the provider's), or null. */
+function recordedUsage(reply: TranscriptMessage): { input: number; cacheRead: number; cacheWrite: number } | null {
+	const u = (reply as { usage?: { input?: number; cacheRead?: number; cacheWrite?: number } }).usage;
+	if (!u || typeof u.input !== "number") return null;
+	return { input: u.input, cacheRead: u.cacheRead ?? 0, cacheWrite: u.cacheWrite ?? 0 };
+}
+
+function asUsage(u: SimUsage): { input: number; cacheRead: number; cacheWrite: number } {
+	return { input: 0, cacheRead: u.cacheRead, cacheWrite: u.fresh };
+}
+
 export interface DriveOptions {
 	/** Cache lifetime of the simulated provider (default: forever). */
 	readonly cacheTtlMs?: number;
+	/**
+	 * What the runtime is told the provider billed: "simulated" (default) the prefix cache's bill;
+	 * "recorded" the usage a recorded reply carries (a real session's), when it has one.
+	 */
+	readonly usage?: "simulated" | "recorded";
 	/** Called after each billed request (progress, assertions). */
 	readonly onRequest?: (request: SimRequest) => void;
 }
@@ -82,8 +98,8 @@ class Replay {
 	/** Builds, observes, fences and bills the request that produces `reply` (the message at `at`). */
 	request(reply: TranscriptMessage, at: number): SimRequest {
 		const { runtime, host } = this;
+		const { verdict, observation } = runtime.request(host, this.session.contextMessages());
 		const conversation = this.session.llmMessages();
-		const { verdict, observation } = runtime.request(host, conversation);
 		if (!observation) {
 			const fenced = {
 				promptTokens: 0,
@@ -100,7 +116,7 @@ class Replay {
 		}
 		const system: TranscriptMessage = { role: "system", content: host.systemPrompt() };
 		const usage = this.cache.request([system, ...conversation], host.now(), JSON.stringify(reply.content ?? "").length);
-		runtime.recordUsage({ input: 0, cacheRead: usage.cacheRead, cacheWrite: usage.fresh });
+		runtime.recordUsage(this.options.usage === "recorded" ? (recordedUsage(reply) ?? asUsage(usage)) : asUsage(usage));
 		const request = { ...usage, at, kind: observation.kind, commitSeq: observation.commitSeq, fenced: false };
 		this.requests.push(request);
 		this.options.onRequest?.(request);

@@ -1,6 +1,6 @@
 // A simulated session: one linear branch of Pi-shaped entries in memory, and the runtime `Host` over
-// it (the branch view, decision records appended as custom entries, a model with a window and
-// prices, a clock the caller controls, briefs from a writer the caller supplies, notices collected).
+// it (the branch view, decision records appended as custom entries, an optional agent directory for
+// the records' key, a model with a window and prices, a clock the caller controls, briefs from a writer the caller supplies, notices collected).
 // Boundary drafts are applied the way Pi applies them. No Pi, no files (the fold store is the
 // caller's). Pure in-memory apart from the store.
 
@@ -33,6 +33,14 @@ export interface SimSessionOptions {
 	readonly writeBrief?: (leaves: readonly TranscriptEntry[], kind: FoldKind) => Promise<BriefOut>;
 	/** The clock (default: a counter the caller advances with `advance`). */
 	readonly now?: () => number;
+	/** The agent directory holding the records' key (default none: a key that lives only in this process). */
+	readonly agentDir?: string;
+}
+
+/** The original message an entry adds to the foldable transcript (system messages are not part of it). */
+function transcriptMessageOf(entry: SimEntry, index: number): TranscriptMessage | undefined {
+	const message = messageOf(entry, index);
+	return message?.role === "system" ? undefined : message;
 }
 
 export class SimSession {
@@ -87,7 +95,12 @@ export class SimSession {
 		}
 	}
 
-	/** The conversation the next request carries, as the provider sees it (no system prompt). */
+	/** The conversation the next request carries, as Pi's `context` hook sees it (agent messages, no system prompt). */
+	contextMessages(): TranscriptMessage[] {
+		return projectedMessages(this.entries).filter((m) => m.role !== "system");
+	}
+
+	/** The same conversation as the provider sees it (Pi's convertToLlm): what a boundary previews. */
 	llmMessages(): TranscriptMessage[] {
 		return toLlm(projectedMessages(this.entries));
 	}
@@ -100,14 +113,16 @@ export class SimSession {
 				branchViewOf({
 					leafId: this.entries.at(-1)?.id ?? null,
 					branch: this.entries,
-					context: contextEntries(this.entries).map((entry, i) => ({ entry, message: messageOf(entry, i) })),
+					context: contextEntries(this.entries).map((entry, i) => ({ entry, message: transcriptMessageOf(entry, i) })),
 					decisionType: names.decisionEntryType,
 					receiptType: names.receiptType,
 				}),
 			branchRecords: () => recordsOf(this.entries, names.decisionEntryType),
+			compactionCount: () => this.entries.filter((e) => e.type === "compaction").length,
 			appendRecord: (record) =>
 				this.entries.push({ type: "custom", id: this.newId(), customType: names.decisionEntryType, data: record }),
 			session: () => ({ id: this.id, dir: undefined }),
+			agentDir: () => this.options.agentDir,
 			model: () => model,
 			contextTokens: () => null,
 			systemPrompt: () => this.options.systemPrompt ?? "",

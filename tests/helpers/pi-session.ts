@@ -10,7 +10,7 @@
 // The harnesses own their extension wiring (hook slots, pi-fold registration) and their own exports.
 // No part of Pi is mocked.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -59,8 +59,23 @@ export interface SessionDirs {
 	readonly cwd: string;
 }
 
+/**
+ * A provider from `models.json` to run the session on instead of the faux provider: pi-ai's real
+ * client for `config.api`, pointed at `config.baseUrl` (tests/helpers/wire/ serves one locally).
+ */
+export interface ModelsJsonProvider {
+	readonly name: string;
+	/** The provider's `models.json` entry (baseUrl, api, apiKey, models). */
+	readonly config: Record<string, unknown>;
+	readonly modelId: string;
+	/** Pi's thinking level for the session (default off). */
+	readonly thinkingLevel?: "off" | "minimal" | "low" | "medium" | "high";
+}
+
 /** Session settings the harnesses accept from tests unchanged. */
 export interface PiSessionSettings {
+	/** Run on a real provider client from models.json instead of the faux provider. */
+	provider?: ModelsJsonProvider;
 	/** Persist to a JSONL session under a temp dir (default: in-memory). */
 	persistent?: boolean;
 	/** Open an existing session file instead of creating one (implies persistent; resumes it). */
@@ -157,12 +172,21 @@ export async function createPiSession(settings: PiSessionSettings, wiring: PiSes
 	const faux = fauxProvider({
 		models: [{ id: "faux-1", contextWindow: settings.contextWindow ?? 128_000, maxTokens: 4096 }],
 	});
+	const provider = settings.provider;
+	let modelsPath: string | null = null;
+	if (provider) {
+		mkdirSync(agentDir, { recursive: true });
+		modelsPath = join(agentDir, "models.json");
+		writeFileSync(modelsPath, JSON.stringify({ providers: { [provider.name]: provider.config } }));
+	}
 	const modelRuntime = await ModelRuntime.create({
 		authPath: join(agentDir, "auth.json"),
-		modelsPath: null,
+		modelsPath,
 		allowModelNetwork: false,
 	});
 	modelRuntime.registerNativeProvider(faux.provider);
+	const model = provider ? modelRuntime.getModel(provider.name, provider.modelId) : faux.getModel();
+	if (!model) throw new Error(`model ${provider?.name}/${provider?.modelId} not found in models.json`);
 	const settingsManager = SettingsManager.inMemory({ compaction: settings.compaction ?? { enabled: false } });
 	if (settings.projectTrusted === false) settingsManager.setProjectTrusted(false);
 	let lastCtx: ExtensionContext | undefined;
@@ -189,7 +213,8 @@ export async function createPiSession(settings: PiSessionSettings, wiring: PiSes
 	const { session } = await createAgentSession({
 		cwd,
 		agentDir,
-		model: faux.getModel(),
+		model,
+		...(provider?.thinkingLevel ? { thinkingLevel: provider.thinkingLevel } : {}),
 		modelRuntime,
 		settingsManager,
 		resourceLoader,

@@ -153,19 +153,19 @@ describe("the epoch commit", () => {
 			say("done"),
 		]);
 		await h.run("go");
+		// The first commit is the one that crosses 80%; later ones (the window grows back) are the same rule again.
 		const all = commits(h);
-		expect(all).toHaveLength(1);
+		expect(all.length).toBeGreaterThanOrEqual(1);
 		const commit = all[0] as (typeof all)[number];
 		expect(commit.agentMarks).toHaveLength(1);
 		expect(commit.topUpMarks.length).toBeGreaterThan(0);
 		expect(commit.applied).toEqual(expect.arrayContaining([...commit.agentMarks, ...commit.topUpMarks]));
 		expect(commit.reason).toMatch(/occupancy \d+% with stale tool mass/);
 		expect(pending(h)).toEqual([]);
-		expect(relations(h).filter((k) => k === "rewrite")).toHaveLength(1);
-		// The top-up reaches a fifth of the serving budget: estimated by the planner, and measured on
-		// the requests (the rewrite request against the one before it, less what it appended).
-		const budget = h.runtime.snapshot(h.host()).budget.budgetTokens;
-		expect(h.runtime.telemetry.view().commit?.freedTokens ?? 0).toBeGreaterThanOrEqual(COMMIT_TARGET_SHARE * budget);
+		expect(relations(h).filter((k) => k === "rewrite")).toHaveLength(all.length);
+		// The top-up reaches a fifth of the serving budget, measured on the requests (the rewrite
+		// request against the one before it, less what it appended), in pi-fold's estimated tokens.
+		const budget = h.runtime.estimatedBudget(h.host());
 		const at = relations(h).indexOf("rewrite");
 		const size = (messages: unknown[]) => estimateTokens(JSON.stringify(messages));
 		const before = (h.requests[at - 1] as RecordedRequest).messages;
@@ -176,9 +176,10 @@ describe("the epoch commit", () => {
 		const receipts = after.filter((m) => m.role === "user" && textOf(m).startsWith("[active-context commit #1:"));
 		expect(receipts).toHaveLength(1);
 		expect(textOf(receipts[0]).length).toBeLessThanOrEqual(RECEIPT_MAX_CHARS);
+		const next = relations(h).indexOf("rewrite", at + 1);
 		expect(
 			relations(h)
-				.slice(at + 1)
+				.slice(at + 1, next < 0 ? undefined : next)
 				.every((k) => k === "append"),
 		).toBe(true);
 		zeroUnattributed(h);
@@ -231,16 +232,17 @@ describe("epoch refinements", () => {
 		]);
 		await h.run("go");
 		const [commit] = commits(h);
-		expect(commits(h)).toHaveLength(1);
+		expect(commits(h).length).toBeGreaterThanOrEqual(1);
 		const big2 = resultEntryId(h, "call_big2");
 		expect(commit?.refused).toHaveLength(1);
 		expect(commit?.refused[0]?.reason).toBe(`entry ${big2} is protected`);
 		expect(commit?.agentMarks).toHaveLength(1);
 		expect(commit?.applied).not.toContain(commit?.refused[0]?.foldId);
 		expect(pending(h)).toEqual([]);
-		expect(h.runtime.telemetry.view().receipt).toContain(
-			`refused ${commit?.refused[0]?.foldId} (entry ${big2} is protected)`,
-		);
+		const receipts = h.session.sessionManager
+			.getBranch()
+			.flatMap((e) => (e.type === "custom_message" ? [String(e.content)] : []));
+		expect(receipts[0]).toContain(`refused ${commit?.refused[0]?.foldId} (entry ${big2} is protected)`);
 		expect(
 			h.notices.some((n) =>
 				n.includes(`mark ${commit?.refused[0]?.foldId} refused at commit: entry ${big2} is protected`),

@@ -1,6 +1,6 @@
-// The provider-window fence and native compaction, end to end: an over-budget request that no fold
-// can shrink is aborted before transmission (the faux provider records no request) and the human is
-// told out of band; Pi's automatic threshold compaction is cancelled with a reason while pi-fold can
+// The provider-window fence and native compaction, end to end: only a request whose newest unit is by
+// itself larger than the window is aborted before transmission (the faux provider records no
+// request), naming the unit; an over-budget request that fits goes on to native compaction, said once; Pi's automatic threshold compaction is cancelled with a reason while pi-fold can
 // keep the window inside its band, while a manual /compact passes; an overflow compaction passes as
 // the last resort, said out of band; each decision shows in status.
 
@@ -8,12 +8,12 @@ import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderStatus, statusModel } from "../../src/runtime/index.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
-import { callProbes, cleanupTempDirs, createHarness, say } from "./harness.ts";
+import { callProbes, callTool, cleanupTempDirs, createHarness, resultEntryId, say } from "./harness.ts";
 
 afterAll(cleanupTempDirs);
 
 describe("the fence", () => {
-	it("aborts an over-budget request that no fold can shrink, sends nothing, and says so out of band", async () => {
+	it("stops only a request whose newest unit alone is larger than the window, naming it, and sends nothing", async () => {
 		const h = await createHarness({
 			contextWindow: 12_000,
 			options: { foldScheduling: "epoch", readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
@@ -25,13 +25,33 @@ describe("the fence", () => {
 		expect(h.requests).toHaveLength(1);
 		expect(h.faux.getPendingResponseCount()).toBe(1);
 		expect(h.runtime.telemetry.view().fenced.total).toBe(1);
-		const notice = h.notices.slice(before).find((n) => n.includes("fence:"));
+		const notice = h.notices.slice(before).find((n) => n.includes("larger than the whole"));
 		expect(notice).toMatch(
-			/exceeds the serving budget of 7,904 .* no lossless fold can make room; aborted before transmission/,
+			/the results of probe is ~[\d,]+ tokens by itself, larger than the whole 12,000-token window, .* aborted before transmission\. Make it smaller/,
 		);
 		// The window got nothing: no pi-fold text entered the transcript.
 		const texts = JSON.stringify(h.session.sessionManager.getBranch());
 		expect(texts).not.toContain("aborted before transmission");
+	});
+
+	it("lets an over-budget request that fits the window go on to native compaction, saying so once", async () => {
+		const h = await createHarness({
+			contextWindow: 12_000,
+			options: { foldScheduling: "epoch", readOnlyTools: new Set<string>(), summarizer: "deterministic" },
+		});
+		const before = h.notices.length;
+		// Each result is protected as soon as it lands, so no fold, not even the rescue, may take it.
+		const keys = ["big1", "big2", "big3", "big4", "big5", "big6", "big7"];
+		const protect = (key: string) => () => callTool({ action: "protect", ids: [resultEntryId(h, `call_${key}`)] });
+		h.script([...keys.flatMap((k) => [callProbes(k), protect(k)]), say("done")]);
+		await h.run("go");
+		// Every request was sent.
+		expect(h.requests).toHaveLength(keys.length * 2 + 1);
+		const notices = h.notices.slice(before).filter((n) => n.includes("over the serving budget"));
+		expect(notices).toHaveLength(1);
+		expect(notices[0]).toMatch(
+			/after every lossless fold; Pi's native compaction takes over if the provider overflows/,
+		);
 	});
 });
 

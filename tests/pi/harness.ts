@@ -47,6 +47,10 @@ export interface HarnessOptions extends PiSessionSettings {
 	setup?: (pi: ExtensionAPI) => void;
 	/** Settings files written before pi-fold loads: `<agentDir>/pi-fold.json`, `<cwd>/.pi/pi-fold.json`. */
 	settingsFiles?: { global?: string; project?: string };
+	/** The `probe` tool to offer (default {@link probeTool}). */
+	probe?: ToolDefinition;
+	/** Pi's tool allowlist (default: probe and active_context). */
+	tools?: string[];
 }
 
 export interface Harness extends PiSession {
@@ -93,11 +97,13 @@ export function tempDir(prefix = "pi-fold-runtime-"): string {
 }
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+	// Capture before the session starts: session_start may already tell the human something.
+	captureNotices();
 	let fold: PiFold | undefined;
 	const pi = await createPiSession(options, {
 		tempPrefix: "pi-fold-runtime-",
-		customTools: [probeTool],
-		tools: ["probe", "active_context"],
+		customTools: [options.probe ?? probeTool],
+		tools: options.tools ?? ["probe", "active_context"],
 		extension: (api, see, dirs) => {
 			writeSettingsFiles(dirs, options.settingsFiles);
 			// Most runtime tests pin immediate scheduling's mechanics; cost scheduling (the default) has its own
@@ -118,7 +124,6 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 	});
 	const registered = fold;
 	if (!registered) throw new Error("pi-fold did not register");
-	captureNotices();
 	const notices = allNotices;
 	return { ...pi, runtime: registered.runtime, host: () => registered.host(pi.ctx()), notices };
 }

@@ -9,7 +9,8 @@ import type { ToolResultMessage } from "@earendil-works/pi-ai";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { replay } from "../../src/state/index.ts";
+import { loadChainKey } from "../../src/runtime/index.ts";
+import { emptyState, replay } from "../../src/state/index.ts";
 import {
 	callProbes,
 	callTool,
@@ -93,7 +94,7 @@ describe("50 parallel tool calls in one assistant message", () => {
 		]);
 		await h.run("go");
 		const records = decisions(h);
-		const state = replay(records);
+		const state = replay(records, emptyState(), loadChainKey(process.env.PI_CODING_AGENT_DIR).key);
 		expect(state.refusals).toEqual([]);
 		expect(state.folds.size).toBe(25);
 		expect(state.protectedEntries.size).toBe(9);

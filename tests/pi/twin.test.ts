@@ -63,8 +63,13 @@ function piEdits(h: Harness): unknown[] {
 
 async function replay(h: Harness, options: PiFoldOptions) {
 	const runtime = new FoldRuntime(resolveOptions(options), () => new MemoryStore());
-	const session = new SimSession({ model: { contextWindow: WINDOW, maxTokens: 4096 } });
-	const result = await drive(runtime, session, recorded(h));
+	// The agent directory Pi's host reads (tests/setup/agent-dir.ts): the same key signs both sides' records.
+	const session = new SimSession({
+		model: { contextWindow: WINDOW, maxTokens: 4096 },
+		systemPrompt: h.session.systemPrompt,
+		agentDir: process.env.PI_CODING_AGENT_DIR,
+	});
+	const result = await drive(runtime, session, recorded(h), { usage: "recorded" });
 	const decisions = session.entries.flatMap((e) =>
 		e.type === "custom" && e.customType === runtime.names.decisionEntryType ? [e.data] : [],
 	);

@@ -1,8 +1,11 @@
 // The peek action: one fold's exact, SHA-256-verified source as a tool result, at any depth
-// (ancestors stay collapsed), in a bounded slice on UTF-8 boundaries with the next offset. It
-// records nothing and never edits the window. The fold store does the verified read.
+// (ancestors stay collapsed), in a bounded slice on UTF-8 boundaries with the next offset. The
+// source must be the fold's own (bound-source.ts: its entries are the fold's leaves and hash to its
+// id), checked once per fold before the first slice. It records nothing and never edits the window.
+// The fold store does the verified read.
 
 import { errorMessage } from "../../common/index.ts";
+import { ensureBound } from "../bound-source.ts";
 import { PEEK_DEFAULT_BYTES } from "./schema.ts";
 import { type ActionInput, type ActionResult, askFor, refuse } from "./shared.ts";
 
@@ -19,7 +22,9 @@ export async function peekAction(
 		return refuse("peek", `offset ${offset} is past the end of fold ${args.id} (${fold.sourceBytes} bytes)`);
 	let slice: Awaited<ReturnType<ReturnType<typeof input.runtime.store>["readSlice"]>>;
 	try {
-		slice = await input.runtime.store(input.host).readSlice(fold.sourceSha256, offset, want, `fold ${args.id}`);
+		const store = input.runtime.store(input.host);
+		await ensureBound(store, fold);
+		slice = await store.readSlice(fold.sourceSha256, offset, want, `fold ${args.id}`);
 	} catch (error) {
 		return refuse("peek", errorMessage(error), { id: args.id });
 	}

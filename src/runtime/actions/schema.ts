@@ -8,11 +8,22 @@
 
 import { z } from "zod";
 import { BRIEF_MAX_CHARS } from "../../briefs/index.ts";
+import { unsafeTextProblem } from "../../common/index.ts";
 import type { ToolAction } from "../../options/index.ts";
 
 const foldId = z.string().regex(/^f[0-9a-f]{16}$/, "expected a fold id like f0123456789abcdef");
 const entryOrFold = z.string().min(1);
-const brief = z.string().min(1).max(BRIEF_MAX_CHARS);
+/** A brief: at most BRIEF_MAX_CHARS Unicode code points (zod's `.max` and JSON Schema's `maxLength` count code points), plain text. */
+const brief = z
+	.string()
+	.min(1)
+	.max(BRIEF_MAX_CHARS)
+	.superRefine((text, ctx) => {
+		const problem = unsafeTextProblem(text, "brief");
+		if (problem) ctx.addIssue({ code: "custom", message: problem });
+	});
+/** How the parameter description states a brief's limits. */
+const BRIEF_RULES = `at most ${BRIEF_MAX_CHARS.toLocaleString("en-US")} characters counted as Unicode code points (an emoji is one); plain text: newlines and tabs, no other control characters, bidi controls or lone surrogates`;
 
 /** Bytes a peek returns when `bytes` is not given. */
 export const PEEK_DEFAULT_BYTES = 12_000;
@@ -48,9 +59,7 @@ const variants = {
 		to: entryOrFold.describe("fold: last entry id (or fold id) of the span, inclusive"),
 		brief: brief
 			.optional()
-			.describe(
-				`What the span found or decided, at most ${BRIEF_MAX_CHARS.toLocaleString("en-US")} characters (fold: optional, a deterministic brief otherwise)`,
-			),
+			.describe(`What the span found or decided, ${BRIEF_RULES} (fold: optional, a deterministic brief otherwise)`),
 	}),
 	expand: z.strictObject({ action: z.literal("expand"), id: foldId }),
 	refold: z.strictObject({ action: z.literal("refold"), id: foldId }),
@@ -60,7 +69,9 @@ const variants = {
 			.array(z.string().min(1))
 			.min(1)
 			.optional()
-			.describe("protect/unprotect: entry ids; reboundary: the fold ids to dissolve or merge"),
+			.describe(
+				"protect/unprotect: entry ids (a tool call id names its result); reboundary: the fold ids to dissolve or merge",
+			),
 		id: foldId.optional(),
 	}),
 	unprotect: z.strictObject({

@@ -1,11 +1,13 @@
 // The actions that change how existing folds show, or what may fold: expand (outside-in, one level,
 // after verifying the source), refold, protect/unprotect, rebrief, and unmark (epoch only: withdraws a
 // pending mark). Each records one decision; the window changes at the next commit. The fold store
-// does the verified read; the runtime appends the record.
+// does the verified read (expand requires the source to be the fold's own: bound-source.ts); the
+// runtime appends the record.
 
 import { briefProblem } from "../../briefs/index.ts";
 import { errorMessage } from "../../common/index.ts";
-import { parseFoldSource } from "../../lattice/index.ts";
+import { resolveId } from "../../policy/index.ts";
+import { readBoundSource } from "../bound-source.ts";
 import { type ActionInput, type ActionResult, askFor, landing, plural, refuse } from "./shared.ts";
 
 export async function expandAction(input: ActionInput, args: { id: string }): Promise<ActionResult> {
@@ -28,11 +30,7 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 		);
 	let leaves: number;
 	try {
-		const source = await input.runtime.store(input.host).read(fold.record.sourceSha256, `fold ${args.id}`);
-		const parsed = parseFoldSource(source);
-		if (parsed.map((e) => e.id).join("\n") !== fold.record.leafIds.join("\n"))
-			throw new Error(`fold ${args.id}: the stored source does not list the fold's entries`);
-		leaves = parsed.length;
+		leaves = (await readBoundSource(input.runtime.store(input.host), fold.record)).length;
 	} catch (error) {
 		return refuse("expand", errorMessage(error), { id: args.id });
 	}
@@ -71,7 +69,8 @@ export function protectAction(
 			details: { action: verb, id: args.id },
 		};
 	}
-	const ids = [...new Set(args.ids ?? [])];
+	// An id as the model saw it: an entry id, or a tool call id (either half of a Responses `call_id|item_id`).
+	const ids = [...new Set((args.ids ?? []).map((id) => resolveId(snap, id)))];
 	const known = new Set(snap.view.transcript.map((e) => e.id));
 	const missing = ids.find((id) => !known.has(id));
 	if (missing !== undefined) return refuse(verb, `entry ${missing} is not an entry of this branch's context`);

@@ -1,8 +1,10 @@
 // Renders the status model as bounded, paged text with structured details: the headline lines
 // (folds, window against the serving budget, the observer's counters, the last commit), then
 // protections, refusals, the scheduler and the fold list (top-level, the whole tree, or the raw
-// units with their entry ids). The same text serves the `status` action and `/context`. Pure.
+// units with their entry ids). The same text serves the `status` action and `/context`; unsafe
+// characters in it (a brief from an old record, a tool or file name) are escaped visibly. Pure.
 
+import { escapeUnsafe } from "../../common/index.ts";
 import type { PlacedFold } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
@@ -115,6 +117,12 @@ function rawUnits(snap: Snapshot): string[] {
 	return lines;
 }
 
+function titleOf(request: StatusRequest): string {
+	if (request.detail === "entries")
+		return "Raw units, oldest first (fold a span with from/to = entry ids, or tool call ids)";
+	return request.detail === "tree" ? "Fold tree (transcript order)" : "Top-level folds";
+}
+
 /** The listing a request asks for (raw units or folds), one page of it, with the "more" pointer. */
 function listing(m: StatusModel, request: StatusRequest): { lines: string[]; page: number; pages: number } {
 	const entries = request.detail === "entries";
@@ -124,12 +132,10 @@ function listing(m: StatusModel, request: StatusRequest): { lines: string[]; pag
 		: (tree ? m.folds : m.folds.filter((f) => f.parent === null)).map((f) => foldLine(m.snap, f, tree));
 	const pages = Math.max(1, Math.ceil(items.length / STATUS_PAGE_SIZE));
 	const page = Math.min(Math.max(1, request.page ?? 1), pages);
-	if (items.length === 0) return { lines: [], page, pages };
-	const title = entries
-		? "Raw units, oldest first (fold a span with from/to = entry ids, or tool call ids)"
-		: tree
-			? "Fold tree (transcript order)"
-			: "Top-level folds";
+	// An explicit listing always says which page it is, even empty (a reader pages by it).
+	if (items.length === 0)
+		return { lines: request.detail ? [`${titleOf(request)} · page 1/1:`, "(none)"] : [], page, pages };
+	const title = titleOf(request);
 	const lines = [
 		`${title} · page ${page}/${pages}:`,
 		...items.slice((page - 1) * STATUS_PAGE_SIZE, page * STATUS_PAGE_SIZE),
@@ -159,7 +165,7 @@ export function renderStatus(
 	if (m.paused) lines.push(`Paused: ${m.paused}`);
 	const list = listing(m, request);
 	lines.push(...list.lines);
-	const text = lines.join("\n");
+	const text = escapeUnsafe(lines.join("\n"));
 	return {
 		text,
 		details: {
