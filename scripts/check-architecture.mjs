@@ -15,6 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const LAYERS = {
 	common: [],
 	args: [],
+	chart: ["common"],
 	wasm: ["common"],
 	verify: ["common", "wasm"],
 	store: ["common", "wasm", "verify"],
@@ -51,6 +52,21 @@ export const LAYERS = {
 		"runtime",
 		"store",
 	],
+	replay: [
+		"common",
+		"chart",
+		"wasm",
+		"transcript",
+		"lattice",
+		"briefs",
+		"state",
+		"projection",
+		"policy",
+		"options",
+		"runtime",
+		"store",
+		"simulate",
+	],
 	pi: [
 		"common",
 		"wasm",
@@ -64,7 +80,7 @@ export const LAYERS = {
 		"options",
 		"runtime",
 	],
-	cli: ["common", "args", "wasm", "verify", "store"],
+	cli: ["common", "args", "wasm", "verify", "store", "options", "chart", "replay"],
 	"(entry)": ["pi", "options"],
 };
 

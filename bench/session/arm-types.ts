@@ -15,6 +15,8 @@ export interface ArmEnv {
 	workspace: string;
 	/** Directory of the persistent session file. */
 	sessionDir: string;
+	/** Pi's agent directory of the run (pi-fold reads its global settings file there, never the user's). */
+	agentDir: string;
 	/** Serving context window of the model, in tokens. */
 	window: number;
 }

@@ -21,7 +21,8 @@ const runtimes = new WeakMap<ArmEnv, PiFold>();
 function withPiFold(options: PiFoldOptions): (env: ArmEnv) => ReturnType<NonNullable<ArmDefinition["extensions"]>> {
 	return (env) => [
 		(pi) => {
-			runtimes.set(env, registerPiFold(pi, { ...options, providerTotalWindow: pifoldTotalWindow(env.window) }));
+			const code = { ...options, providerTotalWindow: pifoldTotalWindow(env.window) };
+			runtimes.set(env, registerPiFold(pi, code, { agentDir: env.agentDir }));
 		},
 	];
 }

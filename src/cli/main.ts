@@ -20,6 +20,7 @@ const COMMANDS: Record<string, string> = {
 	verify: "verify a content-addressed store; exit 0 clean, 1 damaged, 2 bad usage",
 	bench: "hashing and token-estimator benchmarks, as ratios against peers",
 	demo: "the offline session benchmark (needs the Pi packages)",
+	replay: "a Pi session file replayed offline through pi-fold, beside the session as it ran",
 };
 
 function hasCommand(name: string): boolean {

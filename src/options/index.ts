@@ -1,5 +1,5 @@
 // Options layer: the public configuration surface of pi-fold (one zod schema, documented defaults)
-// and its resolution. Pure; no Pi imports.
+// and its resolution, and the settings files installed users write (settings.ts). Pure; no Pi imports.
 export { derivedNames, OptionsError, resolveOptions } from "./resolve.ts";
 export {
 	DEFAULT_BLOCKING_TOOLS,
@@ -20,3 +20,16 @@ export {
 	TOOL_ACTIONS,
 	type ToolAction,
 } from "./schema.ts";
+export {
+	CODE_ONLY_OPTIONS,
+	FILE_OPTIONS,
+	type FileOption,
+	LOAD_TIME_OPTIONS,
+	type OptionSource,
+	parseSettingsText,
+	SETTINGS_FILE_NAME,
+	type SettingsFile,
+	type SettingsScope,
+	type SettledOptions,
+	settleOptions,
+} from "./settings.ts";

@@ -56,6 +56,10 @@ export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionCon
 			const usage = ctx.getContextUsage?.();
 			return usage && typeof usage.tokens === "number" ? usage.tokens : null;
 		},
+		contextUsage: () => {
+			const usage = ctx.getContextUsage?.();
+			return usage ? { tokens: usage.tokens, window: usage.contextWindow, percent: usage.percent } : undefined;
+		},
 		systemPrompt: () => ctx.getSystemPrompt?.() ?? "",
 		cwd: () => ctx.cwd,
 		writeBrief: (leaves, kind) => writeBrief(ctx, leaves, kind),

@@ -1,5 +1,5 @@
 // The optional host integrations, wired around the runtime: evidence ingestion of oversized tool
-// results (when `evidenceIngestion` is true; nothing is registered or written otherwise), the
+// results (when `evidenceIngestion` is true at session start; nothing is written otherwise), the
 // projection-candidate provider handed to `setProjectionProvider`, and the suggestion-source
 // registrar handed to `setSuggestionSourceRegistrar` (sources register; nothing renders). The
 // evidence store writes files (counted in the runtime's telemetry); the rest reads the runtime's
@@ -29,8 +29,9 @@ export function registerIntegrations(pi: ExtensionAPI, fold: PiFold): void {
 		remember(ctx);
 		const sm = ctx.sessionManager;
 		try {
+			// The options in force for this session (a project's settings file may have changed them).
 			ingestor = evidenceIngestorFor(
-				options,
+				runtime.options,
 				{ sessionDir: sm.getSessionFile() ? sm.getSessionDir() : undefined, sessionId: sm.getSessionId() },
 				{
 					onRefused: (r) => {
@@ -45,21 +46,20 @@ export function registerIntegrations(pi: ExtensionAPI, fold: PiFold): void {
 		}
 	});
 	pi.on("turn_end", (_event, ctx) => remember(ctx));
-	if (options.evidenceIngestion) {
-		pi.on("tool_result", async (event, ctx) => {
-			try {
-				const record = await ingestor?.ingest({
-					toolName: event.toolName,
-					toolCallId: event.toolCallId,
-					content: event.content,
-				});
-				if (record) runtime.telemetry.recordEvidence(record);
-			} catch (error) {
-				notifierFor(ctx)(`tool_result failed: ${errorMessage(error)}`, "error");
-			}
-			return undefined;
-		});
-	}
+	pi.on("tool_result", async (event, ctx) => {
+		if (!ingestor) return undefined;
+		try {
+			const record = await ingestor.ingest({
+				toolName: event.toolName,
+				toolCallId: event.toolCallId,
+				content: event.content,
+			});
+			if (record) runtime.telemetry.recordEvidence(record);
+		} catch (error) {
+			notifierFor(ctx)(`tool_result failed: ${errorMessage(error)}`, "error");
+		}
+		return undefined;
+	});
 	options.setProjectionProvider?.(() => {
 		try {
 			return latest ? candidatesFor(runtime, fold.host(latest)) : [];

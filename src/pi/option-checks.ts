@@ -168,10 +168,10 @@ export function checkWindow(
 
 /** Checks the window at session start, before each prompt and on a model change. */
 export function registerWindowCheck(pi: ExtensionAPI, fold: PiFold, reporter: OptionReporter): void {
-	const options = fold.runtime.options;
 	const check = (ctx: ExtensionContext, systemPrompt?: string) => {
 		try {
-			checkWindow(options, reporter, ctx.model, systemPrompt ?? ctx.getSystemPrompt?.() ?? "");
+			// The options in force now (a project's settings file may set providerTotalWindow).
+			checkWindow(fold.runtime.options, reporter, ctx.model, systemPrompt ?? ctx.getSystemPrompt?.() ?? "");
 		} catch (error) {
 			reporter.report("window-check", `providerTotalWindow could not be checked: ${errorMessage(error)}`);
 		}

@@ -1,17 +1,23 @@
-// Wires pi-fold into Pi: resolves the options (callbacks contained: option-checks.ts), creates the
-// runtime, and registers the hooks (hooks.ts), the tool (at session start, unless its name is
-// taken), the checks of the options against the session, and the commands. The runtime itself knows
+// Wires pi-fold into Pi: settles the options (registerPiFold's own over the settings files,
+// settings.ts; callbacks contained: option-checks.ts), creates the runtime, and registers the hooks
+// (hooks.ts), the tool (at session start, unless its name is taken), the checks of the options
+// against the session, the commands and the human's notices (notices.ts). The runtime itself knows
 // nothing of Pi: each call gets a host (host.ts) built from the event's context.
 
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { type PiFoldOptions, resolveOptions } from "../options/index.ts";
+import { join } from "node:path";
+import { type ExtensionAPI, getAgentDir } from "@earendil-works/pi-coding-agent";
+import { errorMessage } from "../common/index.ts";
+import { type PiFoldOptions, SETTINGS_FILE_NAME } from "../options/index.ts";
 import { FoldRuntime, type SourceStore } from "../runtime/index.ts";
 import { core } from "../wasm/index.ts";
 import { registerCommands } from "./commands.ts";
 import { registerHooks } from "./hooks.ts";
 import { type PiFold, piHost } from "./host.ts";
 import { registerIntegrations } from "./integrations.ts";
+import { registerNotices } from "./notices.ts";
+import { notifierFor } from "./notify.ts";
 import { containCallbacks, OptionReporter, registerToolChecked, registerWindowCheck } from "./option-checks.ts";
+import { PiFoldSettings } from "./settings.ts";
 import { briefWriterFor } from "./summarizer.ts";
 import { registerTool } from "./tool.ts";
 
@@ -20,20 +26,42 @@ export interface RegisterExtras {
 	readonly storeFactory?: (dir: string) => SourceStore;
 	/** Test seam: the model-brief timeout in ms (default SUMMARY_TIMEOUT_MS). */
 	readonly summaryTimeoutMs?: number;
+	/** Where the global settings file lives (default: Pi's agent directory, `getAgentDir()`). */
+	readonly agentDir?: string;
 }
 
-/** Registers pi-fold on `pi`; returns the runtime and its host accessor. */
+/**
+ * Registers pi-fold on `pi`; returns the runtime and its host accessor. `options` win over the
+ * settings files (`pi-fold.json` in Pi's agent directory and in the project's `.pi/`); an invalid
+ * option here throws, an invalid file is reported and ignored.
+ */
 export function registerPiFold(pi: ExtensionAPI, options?: PiFoldOptions, extras: RegisterExtras = {}): PiFold {
 	const reporter = new OptionReporter();
-	const resolved = containCallbacks(resolveOptions(options ?? {}), reporter);
+	const globalFile = join(extras.agentDir ?? getAgentDir(), SETTINGS_FILE_NAME);
+	const settings = new PiFoldSettings(options, globalFile, (resolved) => containCallbacks(resolved, reporter));
 	core();
-	const runtime = new FoldRuntime(resolved, extras.storeFactory);
+	const runtime = new FoldRuntime(settings.options, extras.storeFactory);
 	const writeBrief = briefWriterFor(runtime, extras.summaryTimeoutMs);
 	const fold: PiFold = { runtime, host: (ctx) => piHost(pi, runtime, ctx, writeBrief) };
+	let toolRegistered = false;
+	// First, so every other session_start handler (the rebuild, the tool, evidence) sees the project's settings.
+	pi.on("session_start", (_event, ctx) => {
+		try {
+			settings.atSessionStart(fold, ctx, () => {
+				if (toolRegistered) registerTool(pi, fold);
+			});
+		} catch (error) {
+			notifierFor(ctx)(`session_start: settings files not applied: ${errorMessage(error)}`, "error");
+		}
+	});
 	registerHooks(pi, fold);
-	registerToolChecked(pi, fold, reporter, () => registerTool(pi, fold));
+	registerToolChecked(pi, fold, reporter, () => {
+		registerTool(pi, fold);
+		toolRegistered = true;
+	});
 	registerWindowCheck(pi, fold, reporter);
-	registerCommands(pi, fold);
+	registerCommands(pi, fold, settings);
 	registerIntegrations(pi, fold);
+	registerNotices(pi, fold);
 	return fold;
 }

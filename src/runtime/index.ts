@@ -42,6 +42,7 @@ export type {
 	BoundaryDraft,
 	BriefOut,
 	ContextEditDraft,
+	ContextUsage,
 	CustomDraft,
 	CustomMessageDraft,
 	Host,
@@ -59,7 +60,26 @@ export {
 	type StoreFactory,
 } from "./runtime.ts";
 export { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
-export { type MarkStatus, type SchedulingStatus, type StatusModel, statusModel } from "./status/model.ts";
+export { type CommitFacts, commitClause, commitFacts, commitNotice, costText } from "./status/commit.ts";
+export { renderConfig } from "./status/config.ts";
+export { renderDetails } from "./status/details.ts";
+export {
+	CONTEXT_VIEWS,
+	type CommandNames,
+	type ContextView,
+	footerText,
+	HUMAN_ENTRY_PAGE,
+	HUMAN_FOLD_PAGE,
+	renderContext,
+	VIEW_WIDTH,
+} from "./status/human.ts";
+export {
+	type MarkStatus,
+	type SchedulingStatus,
+	type StatusModel,
+	statusModel,
+	type UsageFigure,
+} from "./status/model.ts";
 export { renderStatus, STATUS_PAGE_SIZE, type StatusRequest } from "./status/render.ts";
 export { SuggestionRegistry, suggestionAcceptEntryType } from "./suggestions.ts";
 export {

@@ -59,6 +59,15 @@ export interface SessionLocation {
 	readonly dir: string | undefined;
 }
 
+/** The context usage a host shows its human (Pi's footer: `getContextUsage()`). */
+export interface ContextUsage {
+	/** Tokens in the window; null when the host does not know yet (after a compaction). */
+	readonly tokens: number | null;
+	/** The model's context window the percent is of. */
+	readonly window: number;
+	readonly percent: number | null;
+}
+
 /** A model-written (or supplied) brief, or the deterministic one when the writer fell back. */
 export interface BriefOut {
 	readonly brief: string;
@@ -88,6 +97,8 @@ export interface Host {
 	model(): ModelInfo | undefined;
 	/** The host's own estimate of the context size (Pi's getContextUsage), or null when unknown. */
 	contextTokens(): number | null;
+	/** The context usage the host shows its human (Pi's footer figure), when it has one. */
+	contextUsage?(): ContextUsage | undefined;
 	/** The system prompt the next request carries. */
 	systemPrompt(): string;
 	/** The session's working directory: relative paths of folded file reads resolve against it. */

@@ -61,8 +61,8 @@ export const BOUNDARY_NAMES: Record<BoundaryKind, string> = {
 export const COMMIT_REASON_MAX_CHARS = 400;
 
 export class FoldRuntime {
-	readonly options: ResolvedOptions;
-	readonly names: ReturnType<typeof derivedNames>;
+	options: ResolvedOptions;
+	names: ReturnType<typeof derivedNames>;
 	readonly telemetry = new Telemetry();
 	private readonly storeFactory: StoreFactory;
 	private log = new DecisionLog(processChainKey());
@@ -78,6 +78,12 @@ export class FoldRuntime {
 		this.options = options;
 		this.names = derivedNames(options);
 		this.storeFactory = storeFactory ?? ((dir) => new FoldStore(dir));
+	}
+
+	/** Replaces the options (a project's settings file is read at session start); later calls read them. */
+	reconfigure(options: ResolvedOptions): void {
+		this.options = options;
+		this.names = derivedNames(options);
 	}
 
 	/** Custom-message type of this runtime's commit receipts. */

@@ -84,6 +84,13 @@ describe("the command bundles", () => {
 		expect(output("build/cli-demo.js").imports.some((i) => i.kind === "dynamic-import")).toBe(true);
 	});
 
+	it("replay carries the replay and the simulator but no Pi, benchmark or hash-wasm code", () => {
+		const { inputs, externals } = staticClosure("build/cli-replay.js");
+		expect(inputs).toContain("src/replay/replay.ts");
+		expect(inputs.filter((i) => PI.test(i) || BENCH.test(i) || HASH_WASM.test(i))).toEqual([]);
+		expect(externals.filter((e) => PI.test(e))).toEqual([]);
+	});
+
 	it("keeps hash-wasm (a dev dependency, a benchmark peer) in the bench bundle only", () => {
 		const withHashWasm = Object.entries(meta())
 			.filter(([, out]) => Object.keys(out.inputs).some((i) => HASH_WASM.test(i)))

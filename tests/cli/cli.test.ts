@@ -13,7 +13,8 @@ describe("pi-fold, at the top level", () => {
 			const r = cli(args);
 			expect(r.code, args.join(" ")).toBe(0);
 			expect(r.stdout).toMatch(/^usage: pi-fold <command>/);
-			for (const command of ["hash", "verify", "bench", "demo"]) expect(r.stdout).toContain(`\n  ${command} `);
+			for (const command of ["hash", "verify", "bench", "demo", "replay"])
+				expect(r.stdout).toContain(`\n  ${command} `);
 			expect(r.stderr).toBe("");
 		}
 	});
@@ -32,7 +33,7 @@ describe("pi-fold, at the top level", () => {
 
 	it("exits 2 with one line for an unknown command or option", () => {
 		for (const [args, message] of [
-			[["frobnicate"], /^pi-fold: unknown command "frobnicate"; expected one of: hash, verify, bench, demo\n$/],
+			[["frobnicate"], /^pi-fold: unknown command "frobnicate"; expected one of: hash, verify, bench, demo, replay\n$/],
 			[["--frobnicate"], /^pi-fold: unknown option --frobnicate; see 'pi-fold --help'\n$/],
 		] as const) {
 			const r = cli(args);

@@ -1,6 +1,7 @@
 // The serving budget as a user configures it: providerTotalWindow, when given, is the total window
-// every ratio is computed against (less the output reservation); the transport's descriptor is
-// still reported, so the gap stays auditable.
+// every ratio is computed against (less the output reservation); the transport's descriptor (the
+// model's window, whose share is the one occupancy figure Pi's footer shows) is still reported, so
+// the gap stays auditable.
 import { afterAll, describe, expect, it } from "vitest";
 import { callTool, cleanupTempDirs, createHarness, say, toolTexts } from "./harness.ts";
 
@@ -13,7 +14,7 @@ describe("the serving budget in status", () => {
 		await h.run("go");
 		const [status] = toolTexts(h);
 		expect(status).toMatch(
-			/serving budget 95,904 \(total 100,000 from descriptor − output reservation 4,096; transport descriptor 100,000\)/,
+			/of the model's 100,000-token window .*· serving budget 95,904 tokens \(total 100,000 from descriptor − output reservation 4,096\)/,
 		);
 	});
 
@@ -23,7 +24,7 @@ describe("the serving budget in status", () => {
 		await h.run("go");
 		const [status] = toolTexts(h);
 		expect(status).toMatch(
-			/serving budget 145,904 \(total 150,000 from providerTotalWindow − output reservation 4,096; transport descriptor 100,000\)/,
+			/of the model's 100,000-token window .*· serving budget 145,904 tokens \(total 150,000 from providerTotalWindow − output reservation 4,096\)/,
 		);
 	});
 });

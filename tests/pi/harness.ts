@@ -6,7 +6,8 @@
 // script/run, temp dirs) is built by tests/helpers/pi-session.ts, shared with tests/host/harness.ts;
 // this file owns the pi-fold wiring, notices and the pi-fold-specific helpers. Nothing in Pi is mocked.
 
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type AssistantMessage, fauxAssistantMessage, fauxToolCall, type Message } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { PiFoldOptions } from "../../src/options/index.ts";
@@ -22,6 +23,7 @@ import {
 	probeText,
 	type RecordedRequest,
 	type RequestRelation,
+	type SessionDirs,
 	tempDir as sharedTempDir,
 	textOf,
 } from "../helpers/pi-session.ts";
@@ -43,6 +45,8 @@ export interface HarnessOptions extends PiSessionSettings {
 	extras?: RegisterExtras;
 	/** Extra registration run at extension load (after pi-fold). */
 	setup?: (pi: ExtensionAPI) => void;
+	/** Settings files written before pi-fold loads: `<agentDir>/pi-fold.json`, `<cwd>/.pi/pi-fold.json`. */
+	settingsFiles?: { global?: string; project?: string };
 	/** The `probe` tool to offer (default {@link probeTool}). */
 	probe?: ToolDefinition;
 	/** Pi's tool allowlist (default: probe and active_context). */
@@ -100,9 +104,15 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 		tempPrefix: "pi-fold-runtime-",
 		customTools: [options.probe ?? probeTool],
 		tools: options.tools ?? ["probe", "active_context"],
-		extension: (api, see) => {
-			// Most runtime tests pin immediate scheduling's mechanics; cost scheduling (the default) has its own tests.
-			fold = registerPiFold(api, { foldScheduling: "immediate", ...options.options }, options.extras);
+		extension: (api, see, dirs) => {
+			writeSettingsFiles(dirs, options.settingsFiles);
+			// Most runtime tests pin immediate scheduling's mechanics; cost scheduling (the default) has its own
+			// tests. A test of settings files pins nothing in code, since code would win over the files.
+			const code = options.settingsFiles
+				? options.options
+				: { foldScheduling: "immediate" as const, ...options.options };
+			// The session's own agent dir, never the user's ~/.pi/agent.
+			fold = registerPiFold(api, code, { agentDir: dirs.agentDir, ...options.extras });
 			api.on("session_start", async (_event, ctx) => {
 				see(ctx);
 			});
@@ -116,6 +126,17 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 	if (!registered) throw new Error("pi-fold did not register");
 	const notices = allNotices;
 	return { ...pi, runtime: registered.runtime, host: () => registered.host(pi.ctx()), notices };
+}
+
+function writeSettingsFiles(dirs: SessionDirs, files: HarnessOptions["settingsFiles"]): void {
+	if (files?.global !== undefined) {
+		mkdirSync(dirs.agentDir, { recursive: true });
+		writeFileSync(join(dirs.agentDir, "pi-fold.json"), files.global);
+	}
+	if (files?.project !== undefined) {
+		mkdirSync(join(dirs.cwd, ".pi"), { recursive: true });
+		writeFileSync(join(dirs.cwd, ".pi", "pi-fold.json"), files.project);
+	}
 }
 
 /** The request's messages without system messages (what the `context` hook observes). */

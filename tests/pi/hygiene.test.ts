@@ -86,7 +86,7 @@ describe("what is displayed", () => {
 		expect(toolTexts(h).at(-1)).toContain("\u202e");
 		const out = await commands(h, `/fold-context peek ${id}`, "/context tree");
 		for (const text of out) expect(findUnsafeCharacter(text)).toBeNull();
-		expect(out[1]).toMatch(/Fold tree/);
+		expect(out[1]).toMatch(/Every fold, nested, oldest first/);
 	});
 
 	it("escapes a tool's name in the status text the agent and /context read", async () => {

@@ -17,7 +17,7 @@ import {
 import { markProblem, resolveId, type Snapshot, spanKind, spanProblem } from "../../policy/index.ts";
 import type { TranscriptEntry } from "../../transcript/index.ts";
 import { withNestedListing } from "../nested-listing.ts";
-import { type ActionInput, type ActionResult, landing, plural, refuse } from "./shared.ts";
+import { type ActionInput, type ActionResult, askFor, landing, plural, refuse } from "./shared.ts";
 
 /** Writes the source and returns the fold record for `leaves`. */
 async function makeRecord(
@@ -64,7 +64,7 @@ function spanNotes(span: Span): { notes: string; crossed: string } {
 }
 
 /** The reply when the exact span is already a fold or a pending mark, else null. */
-function existing(snap: Snapshot, id: string, span: Span, epoch: boolean): ActionResult | null {
+function existing(input: ActionInput, snap: Snapshot, id: string, span: Span, epoch: boolean): ActionResult | null {
 	const { notes } = spanNotes(span);
 	if (epoch && snap.state.pendingMarks.has(id))
 		return {
@@ -72,7 +72,7 @@ function existing(snap: Snapshot, id: string, span: Span, epoch: boolean): Actio
 			details: { action: "fold", id, existing: true, pending: true, notes: span.notes },
 		};
 	if (!snap.state.folds.has(id)) return null;
-	const open = snap.state.expanded.has(id) ? ` It is expanded; refold it with {"action":"refold","id":"${id}"}.` : "";
+	const open = snap.state.expanded.has(id) ? ` It is expanded; refold it with ${askFor(input, "refold", id)}.` : "";
 	return {
 		text: `Already folded: ${id} covers exactly this span (the same span is one fold).${open}${notes}`,
 		details: { action: "fold", id, existing: true, notes: span.notes },
@@ -98,7 +98,7 @@ function markReply(
 		? "; this span is in the fresh tail, so it waits until it ages out (or applies at once if it is at the very end of the window)"
 		: "";
 	return {
-		text: `Marked ${record.id} (${record.kind}, ${range(leaves)}); nothing in the window moves now. The runtime commits every pending mark in one rewrite${wait}. Withdraw it with {"action":"unmark","id":"${record.id}"}. The exact source is stored (sha256 ${record.sourceSha256.slice(0, 16)}…).${notes}${crossed}\nBrief: ${record.brief}`,
+		text: `Marked ${record.id} (${record.kind}, ${range(leaves)}); nothing in the window moves now. The runtime commits every pending mark in one rewrite${wait}. Withdraw it with ${askFor(input, "unmark", record.id)}. The exact source is stored (sha256 ${record.sourceSha256.slice(0, 16)}…).${notes}${crossed}\nBrief: ${record.brief}`,
 		details: {
 			action: "fold",
 			id: record.id,
@@ -148,7 +148,7 @@ export async function foldAction(
 	const bad = args.brief === undefined ? null : briefProblem(args.brief);
 	if (bad) return refuse("fold", bad);
 	const leaves = snap.view.transcript.slice(span.start, span.end);
-	const already = existing(snap, foldId(leaves), span, epoch);
+	const already = existing(input, snap, foldId(leaves), span, epoch);
 	if (already) return already;
 	const made = await makeRecord(input, leaves, spanKind(snap, span.start, span.end), args.brief);
 	const record = withNestedListing(snap, span.start, span.end, made);

@@ -56,8 +56,14 @@ export async function runAction(input: ActionInput, args: ToolArgs): Promise<Act
 /** Validates and runs raw arguments; never throws. */
 export async function callTool(runtime: FoldRuntime, host: Host, raw: unknown, actor: Actor): Promise<ActionResult> {
 	const parsed = parseToolArgs(raw, runtime.options.toolActions);
-	if (!parsed.ok)
-		return { text: `${runtime.options.toolName}: ${parsed.error}`, details: { error: parsed.error }, isError: true };
+	if (!parsed.ok) {
+		// The human typed a slash command: name the command, not the tool, and no JSON shapes.
+		const text =
+			actor === "human"
+				? `/${runtime.options.commandNames.fold}: ${parsed.error.replace(/\.? (Valid shape|Shapes):[\s\S]*$/, "")}`
+				: `${runtime.options.toolName}: ${parsed.error}`;
+		return { text, details: { error: parsed.error }, isError: true };
+	}
 	try {
 		return await runAction({ runtime, host, actor }, parsed.args);
 	} catch (error) {

@@ -8,7 +8,7 @@ import { errorMessage } from "../../common/index.ts";
 import { ensureBound } from "../bound-source.ts";
 import { entriesOverlapping, staleInFold, staleNote } from "../stale.ts";
 import { PEEK_DEFAULT_BYTES } from "./schema.ts";
-import { type ActionInput, type ActionResult, refuse } from "./shared.ts";
+import { type ActionInput, type ActionResult, askFor, refuse } from "./shared.ts";
 
 export async function peekAction(
 	input: ActionInput,
@@ -32,7 +32,7 @@ export async function peekAction(
 	const done = slice.end >= slice.totalBytes;
 	const stale = staleInSlice(input, snap, fold, slice.start, slice.end);
 	const head = `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified · one JSON line per entry${stale.note}]`;
-	const tail = done ? "[end of source]" : `[more: {"action":"peek","id":"${args.id}","offset":${slice.end}}]`;
+	const tail = done ? "[end of source]" : `[more: ${askFor(input, "peek", args.id, slice.end)}]`;
 	return {
 		text: `${head}\n${slice.text}\n${tail}`,
 		details: {

@@ -1,5 +1,6 @@
 // What every action takes and returns: the runtime, the host of the call, who is acting, and a text
-// result (with structured details) that the tool or a command shows. Pure helpers.
+// result (with structured details) that the tool or a command shows; what to ask for next is said
+// in the caller's own terms (the agent's JSON, the human's slash command). Pure helpers.
 
 import type { Actor } from "../../state/index.ts";
 import type { Host } from "../ports.ts";
@@ -24,8 +25,23 @@ export function refuse(action: string, reason: string, details: Record<string, u
 /** When a recorded decision reaches the window (immediate scheduling: the next boundary). */
 export function landing(actor: Actor): string {
 	return actor === "human"
-		? "the next turn boundary commits it to the window"
+		? "the model sees it after the agent's next turn"
 		: "it lands in the window at the next request (the turn boundary commits it)";
+}
+
+/**
+ * How the caller asks for `action` on fold `id` next: the agent in the tool's JSON
+ * (`{"action":"refold","id":"f…"}`), the human as the slash command (`/fold-context refold f…`).
+ */
+export function askFor(
+	input: Pick<ActionInput, "actor" | "runtime">,
+	action: "refold" | "expand" | "unmark" | "peek",
+	id: string,
+	offset?: number,
+): string {
+	if (input.actor === "human")
+		return `/${input.runtime.options.commandNames.fold} ${action} ${id}${offset !== undefined ? ` ${offset}` : ""}`;
+	return JSON.stringify({ action, id, ...(offset !== undefined ? { offset } : {}) });
 }
 
 /** A short single-line excerpt. */

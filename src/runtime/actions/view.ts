@@ -8,7 +8,7 @@ import { briefProblem } from "../../briefs/index.ts";
 import { errorMessage } from "../../common/index.ts";
 import { resolveId } from "../../policy/index.ts";
 import { readBoundSource } from "../bound-source.ts";
-import { type ActionInput, type ActionResult, landing, plural, refuse } from "./shared.ts";
+import { type ActionInput, type ActionResult, askFor, landing, plural, refuse } from "./shared.ts";
 
 export async function expandAction(input: ActionInput, args: { id: string }): Promise<ActionResult> {
 	const snap = input.runtime.snapshot(input.host);
@@ -38,7 +38,7 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 	const nested = fold.children.filter((c) => c.type === "fold").map((c) => c.id);
 	const stay = nested.length > 0 ? ` Nested folds stay collapsed: ${nested.join(", ")}.` : "";
 	return {
-		text: `Expanding ${args.id} (${plural(leaves, "entry", "entries")}, source verified); ${landing(input.actor)}.${stay} Refold it with {"action":"refold","id":"${args.id}"} when done.`,
+		text: `Expanding ${args.id} (${plural(leaves, "entry", "entries")}, source verified); ${landing(input.actor)}.${stay} Refold it with ${askFor(input, "refold", args.id)} when done.`,
 		details: { action: "expand", id: args.id, nested },
 	};
 }

@@ -1,7 +1,9 @@
 // The status data model, for the agent (the `status` action) and the human (`/context`): one plain
 // object built from a snapshot and the telemetry (folds, pending marks and what a commit would free
 // and rewrite, window occupancy against the serving budget, the observer's counters, refusals, why
-// automatic folding is paused). render.ts turns it into bounded, paged text. Pure over a snapshot.
+// automatic folding is paused, and the one occupancy figure the human sees, Pi's own). render.ts
+// turns it into the agent's bounded, paged text; human.ts and details.ts into the human's views.
+// Pure over a snapshot.
 
 import type { PlacedFold } from "../../lattice/index.ts";
 import { markViews, type ServingBudget, type Snapshot, windowTokens } from "../../policy/index.ts";
@@ -27,8 +29,21 @@ export interface SchedulingStatus {
 	readonly lastDecision: TelemetryView["schedule"];
 }
 
+/**
+ * The one occupancy figure every view shows: the host's own (Pi's footer: tokens of the model's
+ * window and their percent), or, without one, the estimate below over the model's window.
+ */
+export interface UsageFigure {
+	readonly tokens: number | null;
+	readonly window: number;
+	readonly percent: number | null;
+	/** True when the host supplied it (the same figure as its footer). */
+	readonly fromHost: boolean;
+}
+
 export interface StatusModel {
 	readonly snap: Snapshot;
+	readonly usage: UsageFigure;
 	readonly telemetry: TelemetryView;
 	readonly scheduling: SchedulingStatus;
 	readonly occupancy: { readonly tokens: number; readonly source: string };
@@ -47,6 +62,13 @@ function occupancyOf(host: Pick<Host, "contextTokens">, snap: Snapshot) {
 	let chars = 0;
 	for (const e of snap.view.transcript) chars += JSON.stringify(e.message).length;
 	return { tokens: Math.ceil(chars / 4), source: "estimate (chars/4 of the raw transcript)" };
+}
+
+function usageOf(host: Pick<Host, "contextUsage">, snap: Snapshot, estimate: number): UsageFigure {
+	const own = host.contextUsage?.();
+	if (own) return { tokens: own.tokens, window: own.window, percent: own.percent, fromHost: true };
+	const window = snap.budget.descriptorWindow;
+	return { tokens: estimate, window, percent: (estimate / window) * 100, fromHost: false };
 }
 
 function schedulingOf(runtime: FoldRuntime, snap: Snapshot, telemetry: TelemetryView): SchedulingStatus {
@@ -80,11 +102,13 @@ export function statusModel(runtime: FoldRuntime, host: Host): StatusModel {
 	const snap = runtime.snapshot(host);
 	const telemetry = runtime.telemetry.view();
 	const folds = snap.lattice.inOrder();
+	const occupancy = occupancyOf(host, snap);
 	return {
 		snap,
+		usage: usageOf(host, snap, occupancy.tokens),
 		telemetry,
 		scheduling: schedulingOf(runtime, snap, telemetry),
-		occupancy: occupancyOf(host, snap),
+		occupancy,
 		budget: snap.budget,
 		folds,
 		collapsed: folds.filter((f) => !snap.state.expanded.has(f.record.id)).length,

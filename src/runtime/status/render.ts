@@ -27,12 +27,16 @@ export interface StatusRequest {
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 function headline(m: StatusModel): string[] {
-	const { snap, budget, occupancy: occ, telemetry: t } = m;
-	const pct = ((occ.tokens / budget.budgetTokens) * 100).toFixed(1);
+	const { snap, budget, usage: u, telemetry: t } = m;
 	const c = t.counters;
+	// One occupancy figure, the one Pi's footer shows; the budget in tokens beside it.
+	const used =
+		u.tokens === null || u.percent === null
+			? `unknown until the next response, of the model's ${fmt(u.window)}-token window`
+			: `${fmt(u.tokens)} tokens = ${u.percent.toFixed(1)}% of the model's ${fmt(u.window)}-token window (${u.fromHost ? "Pi's context usage, as its footer shows" : m.occupancy.source})`;
 	const lines = [
 		`Folds: ${m.folds.length} (${m.collapsed} collapsed, ${m.folds.length - m.collapsed} expanded; ${snap.lattice.roots.length} top-level) · pending marks: ${snap.state.pendingMarks.size} (${m.scheduling.mode} scheduling)`,
-		`Window: ${fmt(occ.tokens)} tokens = ${pct}% of the serving budget ${fmt(budget.budgetTokens)} (total ${fmt(budget.totalWindow)} from ${budget.totalWindowSource} − output reservation ${fmt(budget.outputReservation)}; transport descriptor ${fmt(budget.descriptorWindow)}) · measured by ${occ.source}`,
+		`Window: ${used} · serving budget ${fmt(budget.budgetTokens)} tokens (total ${fmt(budget.totalWindow)} from ${budget.totalWindowSource} − output reservation ${fmt(budget.outputReservation)})`,
 		`Requests ${t.baseline}: ${c.requests} · pure appends ${c.appends} · identical ${c.identical} · rewrites ${c.rewrites} (unattributed ${c.unattributedRewrites}) · provider-side cache misses ${c.providerCacheMisses}`,
 	];
 	const last = t.commit;

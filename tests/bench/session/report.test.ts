@@ -1,11 +1,13 @@
 // The whole demo, short: the results folder holds a report.json that validates against the exported schema, a
-// report.md with the table, and a context.svg that parses as XML with one series per arm.
+// report.md with the table, a context.svg that parses as XML with one series per arm, and each arm's session
+// file, which `pi-fold replay` reads back to the ledger's own figures.
 
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DemoResult, parseDemoOptions, reportSchema, runDemo } from "../../../bench/session/index.ts";
+import { parseSessionFile, replaySession } from "../../../src/replay/index.ts";
 
 let out: string;
 let result: DemoResult;
@@ -96,6 +98,21 @@ describe("the demo's results folder", () => {
 	it("keeps each arm's session file", () => {
 		for (const arm of ["native", "unmanaged"])
 			expect(readFileSync(join(out, `${arm}.session.jsonl`), "utf8").split("\n").length).toBeGreaterThan(10);
+	});
+
+	it("keeps session files pi-fold replay reads back to the ledger's own figures", async () => {
+		const native = result.report.arms[0] as (typeof result.report.arms)[number];
+		const file = parseSessionFile(readFileSync(join(out, "native.session.jsonl"), "utf8"));
+		const replayed = await replaySession(file, { window: 70_000, maxOutput: result.report.settings.maxTokens });
+		const t = native.totals;
+		expect(replayed.native.total.calls).toBe(t.billedCalls);
+		expect(replayed.native.total.input + replayed.native.total.cacheWrite).toBe(t.freshInput);
+		expect(replayed.native.total.cacheRead).toBe(t.cacheRead);
+		expect(replayed.native.total.output).toBe(t.output);
+		expect(replayed.native.compactions).toBe(native.compactions);
+		const agent = native.requests.filter((r) => r.kind === "agent" && !r.rejected);
+		expect(replayed.native.prompts.map((p) => p.prompt)).toEqual(agent.map((r) => r.context));
+		expect(replayed.pifold.requests.length).toBeGreaterThan(0);
 	});
 });
 
