@@ -89,6 +89,17 @@ export class SessionMeter {
 	}
 }
 
+/** `snap` with its serving budget in estimated tokens: the provider's budget over the calibration. */
+export function inEstimatedTokens<S extends { readonly budget: { readonly budgetTokens: number } }>(
+	snap: S,
+	calibration: Calibration,
+): S {
+	const { overhead, rate } = calibration;
+	if (overhead === 0 && rate === 1) return snap;
+	const budgetTokens = Math.max(1, Math.round((snap.budget.budgetTokens - overhead) / rate));
+	return { ...snap, budget: { ...snap.budget, budgetTokens } };
+}
+
 function smooth(previous: number | null, sample: number): number {
 	return previous === null ? sample : previous + METER_SMOOTHING * (sample - previous);
 }

@@ -15,31 +15,19 @@ import {
 	type FenceVerdict,
 	fence,
 	requestMessageTokens,
-	rescueProposals,
 	type Snapshot,
-	windowTokens,
 } from "../policy/index.ts";
 import type { RequestObservation, Usage } from "../projection/index.ts";
 import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
 import { FoldStore, resolveStoreDir } from "../store/index.ts";
 import { blockingFold } from "./blocking.ts";
-import {
-	commitActor,
-	commitBody,
-	expandSinceCommit,
-	freedTokens,
-	gate,
-	ladderDecisions,
-	type Occupancy,
-	peekRiders,
-	placeMarks,
-} from "./boundary.ts";
+import { commitActor, commitBody, freedTokens, ladderDecisions, type Occupancy, placeMarks } from "./boundary.ts";
 import { chainKeyFor, processChainKey } from "./chain-key.ts";
 import { compactionDecision } from "./compaction.ts";
-import { costGate } from "./cost-gate.ts";
 import { type CommitBody, planEdits } from "./edit-plan.ts";
 import { newestUnitName, RequestEstimator } from "./fence.ts";
-import { SessionMeter } from "./meter.ts";
+import { gateAt, rescued } from "./gates.ts";
+import { inEstimatedTokens, SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
 import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
@@ -214,67 +202,7 @@ export class FoldRuntime {
 
 	/** The serving budget in pi-fold's estimated tokens, as the policies read it (calibrated to the provider). */
 	estimatedBudget(host: Pick<Host, "readBranch" | "model">): number {
-		return this.inEstimatedTokens(this.snapshot(host)).budget.budgetTokens;
-	}
-
-	/** `snap` with its serving budget in estimated tokens (the provider's budget over the calibration). */
-	private inEstimatedTokens(snap: Snapshot): Snapshot {
-		const { overhead, rate } = this.meter.calibration;
-		if (overhead === 0 && rate === 1) return snap;
-		const budgetTokens = Math.max(1, Math.round((snap.budget.budgetTokens - overhead) / rate));
-		return { ...snap, budget: { ...snap.budget, budgetTokens } };
-	}
-
-	/** The gate of this boundary: the cost policy's, or the spec's immediate/epoch scheduler's. */
-	private gateAt(host: Host, snap: Snapshot, occupancy: Occupancy, decisionsPending: boolean) {
-		const paused = this.pauseReason() !== null;
-		const mode = this.options.foldScheduling;
-		if (mode === "cost") {
-			const expandPending = decisionsPending && expandSinceCommit(snap);
-			const c = costGate({
-				snap,
-				options: this.options,
-				occupancy,
-				meter: this.meter,
-				host,
-				decisionsPending,
-				expandPending,
-				paused,
-			});
-			return {
-				plan: c.plan,
-				marks: c.marks,
-				proposals: c.plan.ladder,
-				modelBrief: c.modelBrief,
-				prediction: c.plan.prediction,
-			};
-		}
-		const g = gate(snap, { ...this.options, foldScheduling: mode }, occupancy, decisionsPending, paused);
-		const proposals = [...g.plan.ladder, ...peekRiders(snap, g, this.options)];
-		return { plan: g.plan, marks: g.marks, proposals, modelBrief: () => true, prediction: null };
-	}
-
-	/**
-	 * When even the gate's commit would leave the next request over the budget: the rescue's span
-	 * folds (src/policy rescue.ts) join it, around what it folds. Automatic folding paused: no rescue.
-	 */
-	private rescued(snap: Snapshot, occupancy: Occupancy, g: ReturnType<FoldRuntime["gateAt"]>) {
-		if (this.pauseReason() !== null) return g;
-		// The occupancy is the next request itself (the boundary preview): the hard limit applies to it.
-		const next = occupancy.tokens - (g.plan.commit ? g.plan.freedTokens : 0);
-		if (next < snap.budget.budgetTokens) return g;
-		const rescue = rescueProposals(snap, windowTokens(snap));
-		if (rescue.length === 0) return g;
-		const freed = rescue.reduce((sum, r) => sum + r.freedTokens, 0);
-		const reason = `the next request would still be over the budget: folding every stale unit (${rescue.length} span${rescue.length === 1 ? "" : "s"})`;
-		const plan = {
-			...g.plan,
-			commit: true,
-			reason: g.plan.commit ? `${g.plan.reason}; ${reason}` : reason,
-			freedTokens: freed,
-		};
-		// The gate's own folds land first and nest inside the rescue's spans.
-		return { ...g, plan, proposals: [...g.proposals, ...rescue], prediction: null };
+		return inEstimatedTokens(this.snapshot(host), this.meter.calibration).budget.budgetTokens;
 	}
 
 	/** One boundary pass: snapshot, gate, record the ladder, place marks, plan the edits, the commit. */
@@ -284,8 +212,10 @@ export class FoldRuntime {
 		const snap0 = this.snapshot(host);
 		const dry = await planEdits(snap0, store, this.options, reason, hint);
 		// The policies work in estimated tokens: the budget they read is the provider's over the calibration.
-		const scaled = this.inEstimatedTokens(snap0);
-		const g = this.rescued(scaled, occupancy, this.gateAt(host, scaled, occupancy, dry.commit !== null));
+		const scaled = inEstimatedTokens(snap0, this.meter.calibration);
+		const paused = this.pauseReason() !== null;
+		const context = { host, options: this.options, meter: this.meter, occupancy, paused };
+		const g = rescued(scaled, occupancy, gateAt(context, scaled, dry.commit !== null), paused);
 		this.telemetry.recordSchedule({
 			at: reason,
 			commit: g.plan.commit,
@@ -414,7 +344,11 @@ export class FoldRuntime {
 
 	/** Decides beside a native compaction of `reason` (recorded; the notice, if any, told once). */
 	compaction(host: Host, reason: string): CompactionNote {
-		const note = compactionDecision(reason, this.inEstimatedTokens(this.snapshot(host)), this.options);
+		const note = compactionDecision(
+			reason,
+			inEstimatedTokens(this.snapshot(host), this.meter.calibration),
+			this.options,
+		);
 		const { notice, ...kept } = note;
 		this.telemetry.recordCompaction(kept);
 		if (notice) host.notify(notice, "warning");
