@@ -181,6 +181,14 @@ export async function ladderDecisions(
 	return { ...out, freedTokens: freed };
 }
 
+/** Pending marks naming an entry no longer in the context (a native compaction summarized it). */
+export function compactedMarks(snap: Snapshot): string[] {
+	const inContext = new Set(snap.view.transcript.map((e) => e.id));
+	return [...snap.state.pendingMarks]
+		.filter(([, mark]) => mark.fold.leafIds.some((id) => !inContext.has(id)))
+		.map(([id]) => id);
+}
+
 /** The state after a commit places the marks it applies (epoch), with what applied and what refused. */
 export interface PlacedMarks {
 	readonly snap: Snapshot;
@@ -196,6 +204,10 @@ export function placeMarks(
 ): PlacedMarks {
 	const refused = refusedByPlan.map((r) => ({ foldId: r.id, reason: r.reason }));
 	const folds = new Map(snap.state.folds);
+	// Folds whose entries left the context (a native compaction summarized them) stay in the state,
+	// peekable, but a mark only has to nest with the folds that are placed on this transcript.
+	const unplaced = new Set(snap.unplaced.map((u) => u.id));
+	const placedFolds = () => [...folds.values()].filter((f) => !unplaced.has(f.id));
 	const pending = new Map(snap.state.pendingMarks);
 	const applied: string[] = [];
 	for (const r of refused) pending.delete(r.foldId);
@@ -203,7 +215,7 @@ export function placeMarks(
 		const mark = pending.get(id);
 		if (!mark) continue;
 		try {
-			Lattice.build(snap.view.transcript, [...folds.values(), mark.fold]);
+			Lattice.build(snap.view.transcript, [...placedFolds(), mark.fold]);
 			folds.set(id, mark.fold);
 			applied.push(id);
 		} catch (error) {

@@ -21,7 +21,15 @@ import type { RequestObservation, Usage } from "../projection/index.ts";
 import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
 import { FoldStore, resolveStoreDir } from "../store/index.ts";
 import { blockingFold } from "./blocking.ts";
-import { commitActor, commitBody, freedTokens, ladderDecisions, type Occupancy, placeMarks } from "./boundary.ts";
+import {
+	commitActor,
+	commitBody,
+	compactedMarks,
+	freedTokens,
+	ladderDecisions,
+	type Occupancy,
+	placeMarks,
+} from "./boundary.ts";
 import { chainKeyFor, processChainKey } from "./chain-key.ts";
 import { compactionDecision } from "./compaction.ts";
 import { type CommitBody, planEdits } from "./edit-plan.ts";
@@ -180,6 +188,7 @@ export class FoldRuntime {
 		return this.exclusive(async () => {
 			this.sync(host);
 			this.reportRefusals(host);
+			this.dropCompactedMarks(host);
 			const hint: Actor = this.actors.has("agent") || this.actors.size === 0 ? "agent" : "human";
 			const body = await this.commitAt(host, BOUNDARY_NAMES[at], this.occupancy(host, nextRequest), hint);
 			return body ? this.drafts(body) : undefined;
@@ -203,6 +212,19 @@ export class FoldRuntime {
 	/** The serving budget in pi-fold's estimated tokens, as the policies read it (calibrated to the provider). */
 	estimatedBudget(host: Pick<Host, "readBranch" | "model">): number {
 		return inEstimatedTokens(this.snapshot(host), this.meter.calibration).budget.budgetTokens;
+	}
+
+	/**
+	 * Pending marks whose entries a native compaction summarized can no longer fold anything: each is
+	 * withdrawn by an `unmark` record with a note, and the human is told once (not a refusal at commit).
+	 */
+	private dropCompactedMarks(host: Host): void {
+		const snap = this.snapshot(host);
+		for (const id of compactedMarks(snap)) {
+			const note = "its entries were summarized by Pi's native compaction";
+			this.decide(host, { kind: "unmark", actor: "ladder", foldId: id, note });
+			this.notifyOnce(host, `dropped:${id}`, `mark ${id} dropped: ${note}`, "info");
+		}
 	}
 
 	/** One boundary pass: snapshot, gate, record the ladder, place marks, plan the edits, the commit. */

@@ -59,7 +59,13 @@ const variants = [
 	z.strictObject({ kind: z.literal("fold"), actor: actorSchema, fold: foldRecordSchema }),
 	/** A pending mark (epoch scheduling): moves no byte until a commit applies it. */
 	z.strictObject({ kind: z.literal("mark"), actor: actorSchema, topUp: z.boolean(), fold: foldRecordSchema }),
-	z.strictObject({ kind: z.literal("unmark"), actor: actorSchema, foldId: foldIdSchema }),
+	/** Withdraws a pending mark; `note` says why when pi-fold dropped it (its entries were compacted away). */
+	z.strictObject({
+		kind: z.literal("unmark"),
+		actor: actorSchema,
+		foldId: foldIdSchema,
+		note: z.string().min(1).max(200).optional(),
+	}),
 	z.strictObject({ kind: z.literal("expand"), actor: actorSchema, foldId: foldIdSchema }),
 	z.strictObject({ kind: z.literal("refold"), actor: actorSchema, foldId: foldIdSchema }),
 	z.strictObject({ kind: z.literal("protect"), actor: actorSchema, target: protectTarget }),

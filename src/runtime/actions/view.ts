@@ -15,7 +15,10 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 	const fold = snap.lattice.get(args.id);
 	if (!fold) {
 		const why = snap.unplaced.find((u) => u.id === args.id)?.reason;
-		return refuse("expand", why ? `fold ${args.id} cannot be shown here: ${why}` : `no fold ${args.id} on this branch`);
+		if (!why) return refuse("expand", `no fold ${args.id} on this branch`);
+		// Its source is stored whole, whatever happened to the entries (a native compaction summarized them).
+		const peek = askFor(input, "peek", args.id);
+		return refuse("expand", `fold ${args.id} cannot be shown here: ${why}; ${peek} still reads its original`);
 	}
 	if (snap.state.expanded.has(args.id))
 		return { text: `Fold ${args.id} is already expanded.`, details: { action: "expand", id: args.id, already: true } };
