@@ -21,8 +21,16 @@ import { RECEIPT_LINE } from "./protocol.ts";
 import { answerFromFileText, questionTarget, type RecoveryRoute, type ToolCallSpec } from "./routes.ts";
 import { callsSince, type QuestionView, type StageView, type WindowView } from "./window.ts";
 
-/** Bytes per peek page the agent asks for (pi-fold's default is 12,000; its cap 64,000). */
+/** Bytes per peek page the agent asks for at most (pi-fold's default is 12,000; its cap 64,000). */
 export const PEEK_PAGE_BYTES = 32_000;
+/** Share of its window one peek page may take (~4 bytes a token): 12,000 bytes at 60k, 32,000 from 160k. */
+export const PEEK_WINDOW_SHARE = 0.05;
+
+/** The page the agent asks for in a window of `windowTokens` (unknown: the largest). */
+export function peekPageBytes(windowTokens: number | undefined): number {
+	if (windowTokens === undefined) return PEEK_PAGE_BYTES;
+	return Math.max(4_000, Math.min(PEEK_PAGE_BYTES, Math.round(windowTokens * 4 * PEEK_WINDOW_SHARE)));
+}
 /** Pages of one fold the agent reads for one question before it expands the fold instead. */
 export const PEEK_MAX_PAGES = 4;
 /** Characters of an agent-written brief at most (pi-fold refuses briefs over 1,200). */
@@ -162,16 +170,18 @@ export const peekRoute: RecoveryRoute = {
 		const since = callsSince(view, stage.index).filter((c) => c.name === CONTEXT_TOOL);
 		if (since.some((c) => c.args.action === "expand" && c.args.id === fold.id)) return undefined;
 		const source = peekedSources(view).get(fold.id);
-		if (!source) return { calls: [peek(fold.id, 0)] };
-		if (source.next !== undefined && source.pages < PEEK_MAX_PAGES) return { calls: [peek(fold.id, source.next)] };
+		const bytes = peekPageBytes(view.windowTokens);
+		if (!source) return { calls: [peek(fold.id, 0, bytes)] };
+		if (source.next !== undefined && source.pages < PEEK_MAX_PAGES)
+			return { calls: [peek(fold.id, source.next, bytes)] };
 		// Read to its end without the fact: the fold does not hold it (the next route rereads from disk).
 		if (source.next === undefined) return undefined;
 		return { calls: [{ name: CONTEXT_TOOL, args: { action: "expand", id: fold.id } }] };
 	},
 };
 
-function peek(id: string, offset: number): ToolCallSpec {
-	return { name: CONTEXT_TOOL, args: { action: "peek", id, offset, bytes: PEEK_PAGE_BYTES } };
+function peek(id: string, offset: number, bytes: number): ToolCallSpec {
+	return { name: CONTEXT_TOOL, args: { action: "peek", id, offset, bytes } };
 }
 
 /**

@@ -32,6 +32,8 @@ export interface PolicyOptions {
 	observer?: PolicyObserver;
 	/** Upper bound of characters in one compaction summary. */
 	summaryMaxChars?: number;
+	/** The model's context window in tokens (the agent sizes what it asks for by it). */
+	windowTokens?: number;
 }
 
 export interface Decision {
@@ -41,6 +43,7 @@ export interface Decision {
 
 export function decide(messages: readonly Message[], options: PolicyOptions = {}): Decision {
 	const view = buildView(messages);
+	if (options.windowTokens !== undefined) view.windowTokens = options.windowTokens;
 	options.augmentView?.(view);
 	if (view.complete) return { text: "Assignment complete: every stage was opened, read and handed in.", calls: [] };
 	const current = view.stages.at(-1);

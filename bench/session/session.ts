@@ -79,6 +79,7 @@ function policyFor(arm: ArmDefinition, options: RunArmOptions, routes: Record<st
 		...(arm.augmentView ? { augmentView: arm.augmentView } : {}),
 		...(arm.recoverFiles ? { recoverFiles: arm.recoverFiles } : {}),
 		...(options.summaryMaxChars ? { summaryMaxChars: options.summaryMaxChars } : {}),
+		windowTokens: options.window,
 		observer: {
 			answered: (_s, _q, route) => {
 				routes[route] = (routes[route] ?? 0) + 1;

@@ -1,9 +1,11 @@
 // The last lossless resort before native compaction: when even the deepest ordinary commit would
-// leave the next request over the serving budget, every stale unit folds, whatever its tools, and
-// the protected tail shrinks to the unit in use (the newest one) plus the user message that opened
-// the running turn. Each maximal run of such units becomes one span fold, absorbing the folds
-// already inside it, so the window keeps a handful of briefs. Protected entries, summaries the host
-// inserted and incomplete tool batches stay raw and split the runs. Pure.
+// leave the next request over the serving budget, stale units fold, whatever their tools, oldest
+// first and only as many as the room needed asks for (all of them at most), and the protected tail
+// shrinks to the unit in use (the newest one) plus the user message that opened the running turn.
+// Each run of such units becomes one span fold, absorbing the folds already inside it, so the window
+// keeps a handful of briefs and the newest material stays raw as long as there is room for it.
+// Protected entries, summaries the host inserted and incomplete tool batches stay raw and split the
+// runs. Pure.
 
 import type { Unit } from "../transcript/index.ts";
 import type { Proposal } from "./ladder.ts";
@@ -13,7 +15,8 @@ import type { Snapshot } from "./snapshot.ts";
 import { EDITABLE_ROLES } from "./span-rules.ts";
 
 /** Whether `unit` may fold in a rescue: completed, not a summary, nothing protected in it. */
-function rescuable(snap: Snapshot, unit: Unit): boolean {
+function rescuable(snap: Snapshot, unit: Unit, keep: (unit: Unit) => boolean): boolean {
+	if (keep(unit)) return false;
 	if (unit.kind === "summary" || unit.kind === "orphan") return false;
 	if (unit.kind === "toolBatch" && !unit.complete) return false;
 	if (unit.index === snap.runningUnit || unit.index === snap.units.length - 1) return false;
@@ -25,18 +28,24 @@ function rescuable(snap: Snapshot, unit: Unit): boolean {
 	return true;
 }
 
-/** Maximal runs of rescuable units, as entry ranges. */
-function runs(snap: Snapshot): { start: number; end: number }[] {
-	const out: { start: number; end: number }[] = [];
-	let open: { start: number; end: number } | null = null;
+interface Run {
+	readonly start: number;
+	/** Entry index after each unit of the run, in order (the last is the run's end). */
+	readonly ends: number[];
+}
+
+/** Maximal runs of rescuable units, as entry ranges with their unit boundaries. */
+function runs(snap: Snapshot, keep: (unit: Unit) => boolean): Run[] {
+	const out: Run[] = [];
+	let open: Run | null = null;
 	for (const unit of snap.units) {
-		if (!rescuable(snap, unit)) {
+		if (!rescuable(snap, unit, keep)) {
 			open = null;
 			continue;
 		}
-		if (open) open.end = unit.end;
+		if (open) open.ends.push(unit.end);
 		else {
-			open = { start: unit.start, end: unit.end };
+			open = { start: unit.start, ends: [unit.end] };
 			out.push(open);
 		}
 	}
@@ -70,14 +79,29 @@ function placeable(
 	return true;
 }
 
-/** The rescue's span folds, oldest first: each frees its run's visible tokens less one placeholder. */
-export function rescueProposals(snap: Snapshot, tokens: WindowTokens): Proposal[] {
+/**
+ * The rescue's span folds, oldest first, until they free `need` tokens (default: every stale unit).
+ * Each frees its span's visible tokens less one placeholder; the last span ends at the first unit
+ * boundary where the room is made and the span nests with the folds and marks in force. Units
+ * `keep` names stay raw as well (a caller's extra protection).
+ */
+export function rescueProposals(
+	snap: Snapshot,
+	tokens: WindowTokens,
+	need = Number.POSITIVE_INFINITY,
+	keep: (unit: Unit) => boolean = () => false,
+): Proposal[] {
 	const out: Proposal[] = [];
 	const taken = ranges(snap);
-	for (const run of runs(snap)) {
-		if (!placeable(snap, run.start, run.end, taken)) continue;
-		const freedTokens = Math.max(0, tokens.range(run.start, run.end) - PLACEHOLDER_TOKENS_ESTIMATE);
-		if (freedTokens > 0) out.push({ rung: "rescue", start: run.start, end: run.end, freedTokens });
+	let freed = 0;
+	for (const run of runs(snap, keep)) {
+		if (freed >= need) break;
+		const freedTo = (end: number) => Math.max(0, tokens.range(run.start, end) - PLACEHOLDER_TOKENS_ESTIMATE);
+		const ends = run.ends.filter((end) => placeable(snap, run.start, end, taken));
+		const end = ends.find((e) => freed + freedTo(e) >= need) ?? ends.at(-1);
+		if (end === undefined || freedTo(end) <= 0) continue;
+		out.push({ rung: "rescue", start: run.start, end, freedTokens: freedTo(end) });
+		freed += freedTo(end);
 	}
 	return out;
 }

@@ -25,6 +25,11 @@ export interface BranchView {
 	readonly managed: ReadonlySet<string>;
 	/** Managed targets whose latest edit in force was written by someone else. */
 	readonly foreign: ReadonlySet<string>;
+	/**
+	 * pi-fold's own commit receipts in the context, oldest first (not part of the transcript), each
+	 * with the transcript index it sits before.
+	 */
+	readonly receipts?: readonly { readonly id: string; readonly before: number }[];
 }
 
 export interface Snapshot {

@@ -66,6 +66,7 @@ function ownRecords(branch: readonly EntryView[], decisionType: string) {
 export function branchViewOf(input: BranchViewInput): BranchView {
 	const { records, ownEdits, managed } = ownRecords(input.branch, input.decisionType);
 	const transcript: TranscriptEntry[] = [];
+	const receipts: { id: string; before: number }[] = [];
 	const inForce = new Map<string, Replacement>();
 	const latestEdit = new Map<string, string>();
 	for (const { entry, message } of input.context) {
@@ -74,8 +75,10 @@ export function branchViewOf(input: BranchViewInput): BranchView {
 			latestEdit.set(entry.targetId, entry.id);
 			continue;
 		}
-		if (entry.type === "custom_message" && input.receiptType !== undefined && entry.customType === input.receiptType)
+		if (entry.type === "custom_message" && input.receiptType !== undefined && entry.customType === input.receiptType) {
+			receipts.push({ id: entry.id, before: transcript.length });
 			continue;
+		}
 		if (message) transcript.push({ id: entry.id, message });
 	}
 	const foreign = new Set<string>();
@@ -83,7 +86,7 @@ export function branchViewOf(input: BranchViewInput): BranchView {
 		const latest = latestEdit.get(target);
 		if (latest !== undefined && !ownEdits.has(latest)) foreign.add(target);
 	}
-	return { leafId: input.leafId, transcript, records, inForce, managed, foreign };
+	return { leafId: input.leafId, transcript, records, inForce, managed, foreign, receipts };
 }
 
 /** Only pi-fold's decision records on a branch (cheaper than the whole view, for per-request sync). */

@@ -62,6 +62,19 @@ function bodyFor(
 }
 
 /**
+ * The receipts of earlier commits that sit after the commit's first change leave with it (it brings
+ * its own): they cost no extra rewrite there, and receipts stay bounded in the window. One before the
+ * first change stays, since omitting it would move the rewrite up to it.
+ */
+function omitReceipts(view: Snapshot["view"], toCommit: ImpliedEdit[]): void {
+	const index = new Map(view.transcript.map((e, i) => [e.id, i]));
+	const first = Math.min(...toCommit.map((edit) => index.get(edit.targetId) ?? Number.POSITIVE_INFINITY));
+	for (const receipt of view.receipts ?? [])
+		if (receipt.before > first && view.inForce.get(receipt.id) !== null)
+			toCommit.push({ targetId: receipt.id, action: "omit", replacement: null, foldId: null });
+}
+
+/**
  * Plans the commit that brings the window in line with `snap` (`commit` null when nothing differs).
  * `reason` and `actor` go into the commit record.
  */
@@ -91,6 +104,7 @@ export async function planEdits(
 	const ids = new Set(view.transcript.map((e) => e.id));
 	const stray = toCommit.find((edit) => !ids.has(edit.targetId));
 	if (stray) throw new Error(`commit refused: target ${stray.targetId} is not on the active branch`);
+	omitReceipts(view, toCommit);
 	return {
 		refused: restores.refused,
 		commit: {

@@ -8,12 +8,17 @@ import type { ResolvedOptions } from "../options/index.ts";
 import {
 	type CommitPrediction,
 	type MarkView,
+	PRESSURE_BACKSTOP_OCCUPANCY,
 	type Proposal,
+	peekedFolds,
+	RESCUE_TARGET_SHARE,
+	RESCUE_TRIGGER_SHARE,
 	rescueProposals,
 	type SchedulePlan,
 	type Snapshot,
 	windowTokens,
 } from "../policy/index.ts";
+import type { Unit } from "../transcript/index.ts";
 import { expandSinceCommit, gate, type Occupancy, peekRiders } from "./boundary.ts";
 import { costGate } from "./cost-gate.ts";
 import type { SessionMeter } from "./meter.ts";
@@ -60,19 +65,37 @@ export function gateAt(c: GateContext, snap: Snapshot, decisionsPending: boolean
 }
 
 /**
- * When even the gate's commit would leave the next request over the budget: the rescue's span
- * folds (src/policy rescue.ts) join it, around what it folds. Automatic folding paused: no rescue.
+ * When even the gate's commit would leave the next request over the budget, or a commit the
+ * backstop forced would leave the window so full that the next turn forces another (the ordinary
+ * rungs found too little stale tool mass): the rescue's span folds (src/policy rescue.ts), oldest
+ * first, join it around what it folds, down to RESCUE_TARGET_SHARE of the budget. Automatic folding
+ * paused: no rescue.
  */
-export function rescued(snap: Snapshot, occupancy: Occupancy, g: GateResult, paused: boolean): GateResult {
-	if (paused) return g;
+export function rescued(
+	snap: Snapshot,
+	occupancy: Occupancy,
+	g: GateResult,
+	options: { readonly paused: boolean; readonly toolName: string },
+): GateResult {
+	if (options.paused) return g;
+	const budget = snap.budget.budgetTokens;
 	// The occupancy is the next request itself (the boundary preview): the hard limit applies to it.
 	const next = occupancy.tokens - (g.plan.commit ? g.plan.freedTokens : 0);
-	if (next < snap.budget.budgetTokens) return g;
-	const rescue = rescueProposals(snap, windowTokens(snap));
+	const over = next >= budget;
+	// A commit forced by the backstop that leaves the window this full commits again within a turn.
+	const forced = g.plan.commit && occupancy.tokens >= PRESSURE_BACKSTOP_OCCUPANCY * budget;
+	if (!over && !(forced && next >= RESCUE_TRIGGER_SHARE * budget)) return g;
+	const target = RESCUE_TARGET_SHARE * budget;
+	// Short of the hard limit, what the agent chose to look at stays: expanded folds and their peeks.
+	const keep = over ? undefined : (unit: Unit) => lookedAt(snap, unit, options.toolName);
+	const rescue = rescueProposals(snap, windowTokens(snap), next - target, keep);
 	if (rescue.length === 0) return g;
 	const freed = rescue.reduce((sum, r) => sum + r.freedTokens, 0);
 	const spans = `${rescue.length} span${rescue.length === 1 ? "" : "s"}`;
-	const reason = `the next request would still be over the budget: folding every stale unit (${spans})`;
+	const why = over
+		? "the next request would still be over the budget"
+		: `the commit would leave the window at ${Math.round((100 * next) / budget)}% of the budget`;
+	const reason = `${why}: folding stale units, oldest first (${spans})`;
 	const plan = {
 		...g.plan,
 		commit: true,
@@ -81,4 +104,14 @@ export function rescued(snap: Snapshot, occupancy: Occupancy, g: GateResult, pau
 	};
 	// The gate's own folds land first and nest inside the rescue's spans.
 	return { ...g, plan, proposals: [...g.proposals, ...rescue], prediction: null };
+}
+
+/** Whether `unit` lies in an expanded fold, or is a peek batch of one. */
+function lookedAt(snap: Snapshot, unit: Unit, toolName: string): boolean {
+	for (const id of snap.state.expanded) {
+		const fold = snap.lattice.get(id);
+		if (fold && fold.start < unit.end && unit.start < fold.end) return true;
+	}
+	const peeked = peekedFolds(unit, snap.view.transcript, toolName);
+	return peeked?.some((id) => snap.state.expanded.has(id)) ?? false;
 }

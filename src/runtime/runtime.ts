@@ -16,6 +16,7 @@ import {
 	fence,
 	requestMessageTokens,
 	type Snapshot,
+	windowTokens,
 } from "../policy/index.ts";
 import type { RequestObservation, Usage } from "../projection/index.ts";
 import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
@@ -209,6 +210,11 @@ export class FoldRuntime {
 		return tokens === null ? { tokens: 0, source: "unknown" } : { tokens, source: "the host's context estimate" };
 	}
 
+	/** The window's estimated tokens now: the transcript as it shows, and the system prompt. */
+	windowEstimate(host: Pick<Host, "systemPrompt">, snap: Snapshot): number {
+		return windowTokens(snap).total + this.estimator.systemTokensOf(host.systemPrompt());
+	}
+
 	/** The serving budget in pi-fold's estimated tokens, as the policies read it (calibrated to the provider). */
 	estimatedBudget(host: Pick<Host, "readBranch" | "model">): number {
 		return inEstimatedTokens(this.snapshot(host), this.meter.calibration).budget.budgetTokens;
@@ -237,7 +243,10 @@ export class FoldRuntime {
 		const scaled = inEstimatedTokens(snap0, this.meter.calibration);
 		const paused = this.pauseReason() !== null;
 		const context = { host, options: this.options, meter: this.meter, occupancy, paused };
-		const g = rescued(scaled, occupancy, gateAt(context, scaled, dry.commit !== null), paused);
+		const g = rescued(scaled, occupancy, gateAt(context, scaled, dry.commit !== null), {
+			paused,
+			toolName: this.options.toolName,
+		});
 		this.telemetry.recordSchedule({
 			at: reason,
 			commit: g.plan.commit,

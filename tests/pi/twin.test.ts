@@ -1,11 +1,12 @@
 // The runtime makes the same decisions with or without Pi: a real in-process Pi session (faux
 // provider, the automatic ladder, the agent's own folds, epoch and immediate scheduling) is recorded,
 // then its messages are replayed through the simulator (src/simulate) with the same options and the
-// same model window. Every decision record pi-fold wrote (hash-chained, so one differing byte
-// anywhere breaks the chain) and every context edit it proposed are identical, and the context
-// tool's replies read the same.
+// same model window. Every decision record pi-fold wrote and every context edit it proposed are
+// identical, pi-fold's own receipts named by their order (each host gives them its own entry ids, so
+// the records' chain digests, which hash those ids, are left out of the comparison); and the context
+// tool's replies read the same. A test below checks that receipts of earlier commits do leave.
 
-import type { AssistantMessage } from "@earendil-works/pi-ai";
+import type { AssistantMessage, Message } from "@earendil-works/pi-ai";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { type PiFoldOptions, resolveOptions } from "../../src/options/index.ts";
@@ -13,7 +14,7 @@ import { FoldRuntime } from "../../src/runtime/index.ts";
 import { drive, MemoryStore, type ReplayMessage, SimSession } from "../../src/simulate/index.ts";
 import type { TranscriptMessage } from "../../src/transcript/index.ts";
 import { PROBE_READ_ONLY, records } from "./epoch-helpers.ts";
-import { callProbes, cleanupTempDirs, createHarness, type Harness, say } from "./harness.ts";
+import { callProbes, cleanupTempDirs, createHarness, type Harness, say, textOf } from "./harness.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -55,7 +56,7 @@ function recorded(h: Harness): ReplayMessage[] {
 		.flatMap((e) => (e.type === "message" ? [{ id: e.id, message: e.message as unknown as TranscriptMessage }] : []));
 }
 
-function piEdits(h: Harness): unknown[] {
+function piEdits(h: Harness): { targetId: string; replacement: unknown }[] {
 	return h.session.sessionManager
 		.getBranch()
 		.flatMap((e) => (e.type === "context_edit" ? [{ targetId: e.targetId, replacement: e.replacement }] : []));
@@ -76,7 +77,24 @@ async function replay(h: Harness, options: PiFoldOptions) {
 	const edits = session.entries.flatMap((e) =>
 		e.type === "context_edit" ? [{ targetId: e.targetId, replacement: e.replacement }] : [],
 	);
-	return { result, decisions, edits };
+	return { result, decisions, edits, entries: session.entries };
+}
+
+function receiptIds(entries: readonly { type: string; id: string; customType?: string }[], type: string): string[] {
+	return entries.filter((e) => e.type === "custom_message" && e.customType === type).map((e) => e.id);
+}
+
+/** An edit with a receipt target named by its order (`receipt 0`, ...). */
+function named<T extends { targetId: string }>(edit: T, receipts: readonly string[]): T {
+	const n = receipts.indexOf(edit.targetId);
+	return n < 0 ? edit : { ...edit, targetId: `receipt ${n}` };
+}
+
+/** A decision record's body (chain fields dropped: they hash the receipt ids), receipts named by order. */
+function bodyOf(record: unknown, receipts: readonly string[]): unknown {
+	const { digest: _d, prev: _p, mac: _m, ...body } = record as Record<string, unknown>;
+	const edits = body.edits as { targetId: string }[] | undefined;
+	return edits ? { ...body, edits: edits.map((e) => named(e, receipts)) } : body;
 }
 
 describe("the runtime without Pi and in Pi", () => {
@@ -91,8 +109,31 @@ describe("the runtime without Pi and in Pi", () => {
 			const sim = await replay(h, options);
 			expect(sim.result.errors).toEqual([]);
 			expect(sim.result.divergences).toEqual([]);
-			expect(sim.decisions.map((d) => (d as { digest: string }).digest)).toEqual(pi.map((r) => r.digest));
-			expect(sim.edits).toEqual(piEdits(h));
+			// pi-fold's receipts get their ids from each host: compare by their order instead.
+			const piReceipts = receiptIds(h.session.sessionManager.getBranch(), h.runtime.receiptType);
+			const simReceipts = receiptIds(sim.entries, h.runtime.receiptType);
+			expect(simReceipts.length).toBe(piReceipts.length);
+			expect(sim.decisions.map((d) => bodyOf(d, simReceipts))).toEqual(pi.map((r) => bodyOf(r, piReceipts)));
+			expect(sim.edits.map((e) => named(e, simReceipts))).toEqual(piEdits(h).map((e) => named(e, piReceipts)));
 		});
 	}
+
+	it("lets the receipts of earlier commits leave with a later commit's rewrite, never before its first change", async () => {
+		const options: PiFoldOptions = {
+			foldScheduling: "epoch",
+			readOnlyTools: PROBE_READ_ONLY,
+			summarizer: "deterministic",
+		};
+		const h = await recordPiSession(options);
+		const receipts = receiptIds(h.session.sessionManager.getBranch(), h.runtime.receiptType);
+		const shown = (r: { messages: Message[] }) =>
+			r.messages.filter((m) => m.role === "user" && textOf(m).startsWith("[active-context commit #")).length;
+		expect(receipts.length).toBeGreaterThan(2);
+		// Each request carries fewer receipts than commits so far: older ones were omitted at a commit.
+		expect(shown(h.requests.at(-1) as { messages: Message[] })).toBeLessThan(receipts.length);
+		const omitted = piEdits(h).filter((e) => receipts.includes(e.targetId));
+		expect(omitted.length).toBeGreaterThan(0);
+		expect(omitted.every((e) => e.replacement === null)).toBe(true);
+		expect(h.runtime.telemetry.view().counters.unattributedRewrites).toBe(0);
+	});
 });

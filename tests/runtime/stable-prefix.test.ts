@@ -27,7 +27,12 @@ async function replay(window: number, seed: number, foldScheduling: "immediate" 
 	const boundary = runtime.boundary.bind(runtime);
 	runtime.boundary = async (h, at, next) => {
 		const drafts = await boundary(h, at, next);
-		const index = new Map(runtime.snapshot(h).view.transcript.map((e, i) => [e.id, i]));
+		const view = runtime.snapshot(h).view;
+		// A receipt the commit omits sits right before transcript entry `before`.
+		const index = new Map([
+			...view.transcript.map((e, i) => [e.id, i] as const),
+			...(view.receipts ?? []).map((r) => [r.id, r.before] as const),
+		]);
 		const targets = (drafts ?? []).flatMap((d) => (d.type === "context_edit" ? [index.get(d.targetId) ?? -1] : []));
 		if (targets.length > 0) {
 			checked++;

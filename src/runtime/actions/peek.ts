@@ -1,5 +1,6 @@
 // The peek action: one fold's exact, SHA-256-verified source as a tool result, at any depth
-// (ancestors stay collapsed), in a bounded slice on UTF-8 boundaries with the next offset. The
+// (ancestors stay collapsed), in a bounded slice on UTF-8 boundaries with the next offset, trimmed
+// when the window has no room for all it asked (admission.ts). The
 // source must be the fold's own (bound-source.ts: its entries are the fold's leaves and hash to its
 // id), checked once per fold before the first slice. It records nothing and never edits the window.
 // The fold store does the verified read.
@@ -7,6 +8,7 @@
 import { errorMessage } from "../../common/index.ts";
 import { ensureBound } from "../bound-source.ts";
 import { entriesOverlapping, staleInFold, staleNote } from "../stale.ts";
+import { admittedPeekBytes } from "./admission.ts";
 import { PEEK_DEFAULT_BYTES } from "./schema.ts";
 import { type ActionInput, type ActionResult, askFor, refuse } from "./shared.ts";
 
@@ -18,7 +20,8 @@ export async function peekAction(
 	const fold = snap.state.folds.get(args.id) ?? snap.known.get(args.id);
 	if (!fold) return refuse("peek", `no fold ${args.id} on this branch`);
 	const offset = args.offset ?? 0;
-	const want = args.bytes ?? PEEK_DEFAULT_BYTES;
+	const asked = args.bytes ?? PEEK_DEFAULT_BYTES;
+	const want = admittedPeekBytes(input, snap, asked);
 	if (offset > fold.sourceBytes)
 		return refuse("peek", `offset ${offset} is past the end of fold ${args.id} (${fold.sourceBytes} bytes)`);
 	let slice: Awaited<ReturnType<ReturnType<typeof input.runtime.store>["readSlice"]>>;
@@ -31,7 +34,11 @@ export async function peekAction(
 	}
 	const done = slice.end >= slice.totalBytes;
 	const stale = staleInSlice(input, snap, fold, slice.start, slice.end);
-	const head = `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified · one JSON line per entry${stale.note}]`;
+	const trimmed =
+		want < asked
+			? ` · trimmed to ${want.toLocaleString("en-US")} of the ${asked.toLocaleString("en-US")} bytes asked: the window has no room for more`
+			: "";
+	const head = `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified · one JSON line per entry${stale.note}${trimmed}]`;
 	const tail = done ? "[end of source]" : `[more: ${askFor(input, "peek", args.id, slice.end)}]`;
 	return {
 		text: `${head}\n${slice.text}\n${tail}`,
@@ -42,6 +49,7 @@ export async function peekAction(
 			end: slice.end,
 			totalBytes: slice.totalBytes,
 			nextOffset: done ? null : slice.end,
+			...(want < asked ? { trimmedFrom: asked } : {}),
 			stale: stale.reads,
 		},
 	};

@@ -1,5 +1,5 @@
 // The actions that change how existing folds show, or what may fold: expand (outside-in, one level,
-// after verifying the source), refold, protect/unprotect, rebrief, and unmark (epoch only: withdraws a
+// when what it restores fits the window (admission.ts), after verifying the source), refold, protect/unprotect, rebrief, and unmark (epoch only: withdraws a
 // pending mark). Each records one decision; the window changes at the next commit. The fold store
 // does the verified read (expand requires the source to be the fold's own: bound-source.ts); the
 // runtime appends the record.
@@ -8,6 +8,7 @@ import { briefProblem } from "../../briefs/index.ts";
 import { errorMessage } from "../../common/index.ts";
 import { resolveId } from "../../policy/index.ts";
 import { readBoundSource } from "../bound-source.ts";
+import { expandRefusal } from "./admission.ts";
 import { type ActionInput, type ActionResult, askFor, landing, plural, refuse } from "./shared.ts";
 
 export async function expandAction(input: ActionInput, args: { id: string }): Promise<ActionResult> {
@@ -31,6 +32,8 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 			"expand",
 			`fold ${args.id} sits inside collapsed fold ${closed.record.id}; expand outside-in (expand ${closed.record.id} first), or peek ${args.id} without expanding`,
 		);
+	const tooBig = expandRefusal(input, snap, args.id);
+	if (tooBig) return refuse("expand", tooBig, { id: args.id });
 	let leaves: number;
 	try {
 		leaves = (await readBoundSource(input.runtime.store(input.host), fold.record)).length;
