@@ -14,10 +14,12 @@ import {
 	SuggestionRegistry,
 	suggestionAcceptEntryType,
 } from "../runtime/index.ts";
+import type { BoundaryFollower } from "./boundary.ts";
 import type { PiFold } from "./host.ts";
 import { notifierFor } from "./notify.ts";
 
-export function registerIntegrations(pi: ExtensionAPI, fold: PiFold): void {
+/** Registers the integrations; returns the boundary follower that remembers the latest context. */
+export function registerIntegrations(pi: ExtensionAPI, fold: PiFold): BoundaryFollower {
 	const { runtime } = fold;
 	const options = runtime.options;
 	let latest: ExtensionContext | undefined;
@@ -45,7 +47,6 @@ export function registerIntegrations(pi: ExtensionAPI, fold: PiFold): void {
 			notifierFor(ctx)(`session_start: evidence ingestion is off: ${errorMessage(error)}`, "error");
 		}
 	});
-	pi.on("turn_end", (_event, ctx) => remember(ctx));
 	pi.on("tool_result", async (event, ctx) => {
 		if (!ingestor) return undefined;
 		try {
@@ -73,4 +74,5 @@ export function registerIntegrations(pi: ExtensionAPI, fold: PiFold): void {
 		});
 		options.setSuggestionSourceRegistrar(registry.registrar);
 	}
+	return (_entries, ctx) => remember(ctx);
 }

@@ -2,11 +2,13 @@
 // folded, the tokens it freed, the cost arithmetic once the telemetry carries it) and a compact
 // footer item through Pi's status API (folds, marks, the window used: Pi's own figure). Both only
 // where Pi has a UI (`ctx.hasUI`: the TUI, and RPC clients, which receive them as they receive any
-// extension's notify and setStatus); print and JSON modes get nothing. Registered after the hooks,
-// so a boundary's drafts are already in the event when the notice reads them. Never throws into Pi.
+// extension's notify and setStatus); print and JSON modes get nothing. The boundary notice is a
+// follower of pi-fold's boundary handler (boundary.ts), so it reads the drafts that handler returns.
+// Never throws into Pi.
 
 import type { ExtensionAPI, ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { type CommitBody, type CommitNote, commitFacts, commitNotice, footerText } from "../runtime/index.ts";
+import type { BoundaryFollower } from "./boundary.ts";
 import type { PiFold } from "./host.ts";
 
 /** The key of pi-fold's item in Pi's footer (Pi sorts extension statuses by key). */
@@ -29,7 +31,8 @@ function commitBodyOf(entries: readonly SessionBoundaryDraft[], decisionType: st
 	return undefined;
 }
 
-export function registerNotices(pi: ExtensionAPI, fold: PiFold): void {
+/** Registers the footer's refreshes; returns the boundary follower that tells the human of a commit. */
+export function registerNotices(pi: ExtensionAPI, fold: PiFold): BoundaryFollower {
 	const { runtime } = fold;
 	let told: CommitNote | null = null;
 	const safely =
@@ -42,23 +45,22 @@ export function registerNotices(pi: ExtensionAPI, fold: PiFold): void {
 			}
 			return undefined;
 		};
-	const afterBoundary = (event: { entries: SessionBoundaryDraft[] }, ctx: ExtensionContext) => {
+	const afterBoundary = (entries: readonly SessionBoundaryDraft[], ctx: ExtensionContext) => {
 		const note = runtime.telemetry.view().commit;
 		if (note && note !== told) {
 			told = note;
 			if (ctx.hasUI) {
 				const host = fold.host(ctx);
-				const body = commitBodyOf(event.entries, runtime.names.decisionEntryType, note.seq);
+				const body = commitBodyOf(entries, runtime.names.decisionEntryType, note.seq);
 				const facts = commitFacts(note, runtime.snapshot(host), body);
 				ctx.ui.notify(commitNotice(facts, runtime.options.commandNames.status), "info");
 			}
 		}
 		refreshFooter(fold, ctx);
 	};
-	pi.on("turn_end", safely(afterBoundary));
-	pi.on("agent_before_settle", safely(afterBoundary));
 	const footer = safely((_event: unknown, ctx: ExtensionContext) => refreshFooter(fold, ctx));
 	pi.on("message_end", footer);
 	pi.on("session_start", footer);
 	pi.on("session_tree", footer);
+	return afterBoundary;
 }

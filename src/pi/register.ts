@@ -1,8 +1,9 @@
 // Wires pi-fold into Pi: settles the options (registerPiFold's own over the settings files,
 // settings.ts; callbacks contained: option-checks.ts), creates the runtime, and registers the hooks
 // (hooks.ts), the tool (at session start, unless its name is taken), the checks of the options
-// against the session, the commands and the human's notices (notices.ts). The runtime itself knows
-// nothing of Pi: each call gets a host (host.ts) built from the event's context.
+// against the session, the commands, the human's notices (notices.ts) and, last, the one handler
+// per boundary event (boundary.ts). The runtime itself knows nothing of Pi: each call gets a host
+// (host.ts) built from the event's context.
 
 import { join } from "node:path";
 import { type ExtensionAPI, getAgentDir } from "@earendil-works/pi-coding-agent";
@@ -10,6 +11,7 @@ import { errorMessage } from "../common/index.ts";
 import { type PiFoldOptions, SETTINGS_FILE_NAME } from "../options/index.ts";
 import { FoldRuntime, type SourceStore } from "../runtime/index.ts";
 import { core } from "../wasm/index.ts";
+import { registerBoundary } from "./boundary.ts";
 import { registerCommands } from "./commands.ts";
 import { registerHooks } from "./hooks.ts";
 import { type PiFold, piHost } from "./host.ts";
@@ -61,7 +63,9 @@ export function registerPiFold(pi: ExtensionAPI, options?: PiFoldOptions, extras
 	});
 	registerWindowCheck(pi, fold, reporter);
 	registerCommands(pi, fold, settings);
-	registerIntegrations(pi, fold);
-	registerNotices(pi, fold);
+	const remember = registerIntegrations(pi, fold);
+	const notice = registerNotices(pi, fold);
+	// One handler per boundary event: the commit, then the integrations' and the notices' part.
+	registerBoundary(pi, fold, [remember, notice]);
 	return fold;
 }
