@@ -33,6 +33,14 @@ export function peekPageBytes(windowTokens: number | undefined): number {
 }
 /** Pages of one fold the agent reads for one question before it expands the fold instead. */
 export const PEEK_MAX_PAGES = 4;
+/** Window tokens per page the agent reads for one question: one page at 60k, the full four from 240k. */
+export const WINDOW_TOKENS_PER_PAGE = 60_000;
+
+/** Pages of one fold the agent reads for one question in a window of `windowTokens`. */
+export function peekMaxPages(windowTokens: number | undefined): number {
+	if (windowTokens === undefined) return PEEK_MAX_PAGES;
+	return Math.max(1, Math.min(PEEK_MAX_PAGES, Math.floor(windowTokens / WINDOW_TOKENS_PER_PAGE)));
+}
 /** Characters of an agent-written brief at most (pi-fold refuses briefs over 1,200). */
 export const AGENT_BRIEF_MAX_CHARS = 1_000;
 
@@ -154,7 +162,8 @@ function answerFromPeeks(q: QuestionView, view: WindowView): string | undefined 
 
 /**
  * The brief's handle: answer from visible peek pages; else peek the fold whose brief covers the question, page by
- * page; after PEEK_MAX_PAGES pages (or when paging ended without the fact) expand it once, then let the window answer.
+ * page; after its pages (PEEK_MAX_PAGES, fewer in a small window: peekMaxPages) or when paging ended without the
+ * fact, expand it once, then let the window answer.
  */
 export const peekRoute: RecoveryRoute = {
 	name: "peek",
@@ -172,7 +181,7 @@ export const peekRoute: RecoveryRoute = {
 		const source = peekedSources(view).get(fold.id);
 		const bytes = peekPageBytes(view.windowTokens);
 		if (!source) return { calls: [peek(fold.id, 0, bytes)] };
-		if (source.next !== undefined && source.pages < PEEK_MAX_PAGES)
+		if (source.next !== undefined && source.pages < peekMaxPages(view.windowTokens))
 			return { calls: [peek(fold.id, source.next, bytes)] };
 		// Read to its end without the fact: the fold does not hold it (the next route rereads from disk).
 		if (source.next === undefined) return undefined;

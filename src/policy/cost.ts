@@ -34,6 +34,10 @@ export interface Economy {
 	readonly prices: PriceTable;
 	/** Estimated tokens of the window before entry index `start`. */
 	readonly prefixTokens: (start: number) => number;
+	/** Decisions already recorded change the window from this entry on, whatever the commit folds. */
+	readonly pendingFrom?: number;
+	/** Estimated tokens those decisions add (an expand's restore), or remove. */
+	readonly pendingGrowth?: number;
 }
 
 /** A commit's prediction, in the provider's tokens and dollars. */
@@ -74,7 +78,9 @@ export function price(economy: Economy, candidates: readonly Candidate[], start:
 	const chosen = candidates.filter((c) => c.start >= start);
 	const freed = chosen.reduce((sum, c) => sum + c.freedTokens, 0);
 	const k = economy.calibration;
-	const after = Math.max(0, economy.windowTokens - economy.prefixTokens(start) - freed);
+	// The rewrite starts at the first change: this option's, or a pending decision's before it.
+	const from = Math.min(start, economy.pendingFrom ?? start);
+	const after = Math.max(0, economy.windowTokens + (economy.pendingGrowth ?? 0) - economy.prefixTokens(from) - freed);
 	const rewritten = Math.max(0, after - economy.appendedTokens);
 	const rates = ratesAt(economy.prices, economy.overhead + economy.windowTokens * k);
 	const read = rates.cacheRead / 1_000_000;

@@ -41,6 +41,7 @@ export {
 	peekedFolds,
 	readingBatch,
 	requestMessageTokens,
+	shownTokens,
 	spanOf,
 	toolFoldableFor,
 	type WindowTokens,

@@ -57,6 +57,27 @@ export interface WindowTokens {
 	readonly total: number;
 }
 
+/**
+ * A collapsed fold's placeholder as the window shows it: the replacement in force on its first leaf
+ * when it has one (a committed fold: its real brief, handles and listing), else the estimate.
+ */
+function placeholderTokens(snap: Snapshot, foldId: string): number {
+	const first = snap.lattice.get(foldId)?.record.leafIds[0];
+	const shown = first === undefined ? undefined : snap.view.inForce.get(first);
+	return shown ? estimateTokens(JSON.stringify(shown.content ?? "")) : PLACEHOLDER_TOKENS_ESTIMATE;
+}
+
+/** Estimated tokens of the transcript as the edits in force show it (before any pending decision lands). */
+export function shownTokens(snap: Snapshot): number {
+	let total = 0;
+	for (const entry of snap.view.transcript) {
+		const shown = snap.view.inForce.get(entry.id);
+		if (shown === null) continue;
+		total += shown === undefined ? windowTokensOf(entry.message) : estimateTokens(JSON.stringify(shown.content ?? ""));
+	}
+	return total;
+}
+
 export function windowTokens(snap: Snapshot): WindowTokens {
 	const { transcript } = snap.view;
 	const perEntry = new Array<number>(transcript.length).fill(0);
@@ -64,7 +85,7 @@ export function windowTokens(snap: Snapshot): WindowTokens {
 		if (item.type === "entry") {
 			const message = transcript[item.index]?.message;
 			perEntry[item.index] = message ? windowTokensOf(message) : estimateTokens('""');
-		} else perEntry[item.start] = PLACEHOLDER_TOKENS_ESTIMATE;
+		} else perEntry[item.start] = placeholderTokens(snap, item.id);
 	}
 	const prefix = [0];
 	for (const t of perEntry) prefix.push((prefix.at(-1) as number) + t);

@@ -21,6 +21,7 @@ import {
 	pricesFor,
 	ratesAt,
 	type Snapshot,
+	shownTokens,
 	toolProposals,
 	type WindowTokens,
 	windowTokens,
@@ -55,6 +56,16 @@ export function keepRawUnit(snap: Snapshot, tokens: WindowTokens, keepTokens: nu
 	return 0;
 }
 
+/**
+ * What the pending decisions do to the window whatever the commit folds: the rewrite starts at
+ * their first edit at the latest, and the window grows by what they restore (the state's window
+ * against the one in force).
+ */
+function pendingChange(snap: Snapshot, tokens: WindowTokens, from: number | null) {
+	if (from === null) return {};
+	return { pendingFrom: from, pendingGrowth: tokens.total - shownTokens(snap) };
+}
+
 /** Whether the provider's cache has expired since the last request. */
 function cacheCold(host: Host, meter: SessionMeter, ttlOption: number | undefined): boolean {
 	const ttl = ttlOption ?? host.model()?.cacheTtlMs;
@@ -86,6 +97,8 @@ export function costGate(input: {
 	readonly host: Host;
 	readonly decisionsPending: boolean;
 	readonly expandPending: boolean;
+	/** The first entry the pending decisions change (their edits land with any commit), or null. */
+	readonly pendingFrom?: number | null;
 	readonly paused: boolean;
 }): CostGate {
 	const { snap, options, meter } = input;
@@ -105,6 +118,7 @@ export function costGate(input: {
 		overhead,
 		prices: pricesFor(input.host.model()?.cost, options.prices),
 		prefixTokens: (start) => (input.occupancy.systemTokens ?? 0) + tokens.range(0, start),
+		...pendingChange(snap, tokens, input.pendingFrom ?? null),
 	};
 	const horizon = Math.max(1, (snap.budget.budgetTokens - window) / Math.max(1, economy.growthTokens));
 	const briefCost = briefPricer(input.host, options, economy, horizon);

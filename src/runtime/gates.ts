@@ -46,11 +46,16 @@ export interface GateResult {
 }
 
 /** The gate of this boundary: the cost policy's, or the spec's immediate/epoch scheduler's. */
-export function gateAt(c: GateContext, snap: Snapshot, decisionsPending: boolean): GateResult {
+/**
+ * `pendingFrom`: the transcript index of the first edit the decisions already recorded imply (an
+ * expand, a rebrief, an immediate fold), or null when the window matches the state.
+ */
+export function gateAt(c: GateContext, snap: Snapshot, pendingFrom: number | null): GateResult {
+	const decisionsPending = pendingFrom !== null;
 	const mode = c.options.foldScheduling;
 	if (mode === "cost") {
 		const expandPending = decisionsPending && expandSinceCommit(snap);
-		const g = costGate({ ...c, snap, decisionsPending, expandPending });
+		const g = costGate({ ...c, snap, decisionsPending, expandPending, pendingFrom });
 		return {
 			plan: g.plan,
 			marks: g.marks,
@@ -114,4 +119,12 @@ function lookedAt(snap: Snapshot, unit: Unit, toolName: string): boolean {
 	}
 	const peeked = peekedFolds(unit, snap.view.transcript, toolName);
 	return peeked?.some((id) => snap.state.expanded.has(id)) ?? false;
+}
+
+/** The transcript index of the first of `edits` (an omitted receipt sits before the entry after it), or null. */
+export function firstEdit(snap: Snapshot, edits: readonly { targetId: string }[] | undefined): number | null {
+	if (!edits || edits.length === 0) return null;
+	const index = new Map(snap.view.transcript.map((e, i) => [e.id, i]));
+	for (const r of snap.view.receipts ?? []) index.set(r.id, r.before);
+	return Math.min(...edits.map((e) => index.get(e.targetId) ?? snap.view.transcript.length));
 }

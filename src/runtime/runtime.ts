@@ -35,7 +35,7 @@ import { chainKeyFor, processChainKey } from "./chain-key.ts";
 import { compactionDecision } from "./compaction.ts";
 import { type CommitBody, planEdits } from "./edit-plan.ts";
 import { newestUnitName, RequestEstimator } from "./fence.ts";
-import { gateAt, rescued } from "./gates.ts";
+import { firstEdit, gateAt, rescued } from "./gates.ts";
 import { inEstimatedTokens, SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
@@ -243,7 +243,7 @@ export class FoldRuntime {
 		const scaled = inEstimatedTokens(snap0, this.meter.calibration);
 		const paused = this.pauseReason() !== null;
 		const context = { host, options: this.options, meter: this.meter, occupancy, paused };
-		const g = rescued(scaled, occupancy, gateAt(context, scaled, dry.commit !== null), {
+		const g = rescued(scaled, occupancy, gateAt(context, scaled, firstEdit(snap0, dry.commit?.edits)), {
 			paused,
 			toolName: this.options.toolName,
 		});

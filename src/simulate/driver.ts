@@ -148,6 +148,9 @@ class Replay {
 		this.session.appendMessage(reply, item.id);
 		const calls = toolCallsOf(reply);
 		for (const call of calls) {
+			// A recorded result's idle time is how long its tool ran: the clock moves before it lands.
+			const idle = recorded.get(call.id)?.idleMs;
+			if (idle) this.session.advance(idle);
 			const result = await this.result(reply, call, recorded);
 			if (result) this.session.appendMessage(result.message, result.id);
 			else this.errors.push(`no result for tool call ${call.id} (${call.name})`);
