@@ -34,7 +34,7 @@ export const DEFAULT_COMMAND_NAMES = { status: "context", fold: "fold-context" }
  */
 export const DEFAULT_FOLD_SCHEDULING = "cost";
 /** Newest window tokens a cost-scheduled commit keeps raw (Pi's keepRecentTokens in spirit). */
-export const DEFAULT_KEEP_RAW_TOKENS = 20_000;
+export const DEFAULT_KEEP_RAW_TOKENS = 10_000;
 export const DEFAULT_BLOCKING_TOOLS: readonly string[] = ["Agent"];
 
 /** A span summary request handed to `summarizeContextSpan`. */
@@ -109,7 +109,7 @@ export const optionsSchema = z
 		 * applies folds when made; "epoch" marks and commits in batches at 80%. Default "cost".
 		 */
 		foldScheduling: z.enum(["cost", "immediate", "epoch"]).default(DEFAULT_FOLD_SCHEDULING),
-		/** Newest window tokens a cost-scheduled commit keeps raw (at most a quarter of the budget). Default 20,000. */
+		/** Newest window tokens a cost-scheduled commit keeps raw (at most a quarter of the budget). Default 10,000 (measured: see docs/policy.md). */
 		keepRawTokens: z.number().int().min(0).default(DEFAULT_KEEP_RAW_TOKENS),
 		/** Dollars per million tokens the cost policy uses instead of the model's own price table. Default: the model's. */
 		prices: pricesSchema.optional(),

@@ -10,7 +10,6 @@ import {
 	type MarkView,
 	PRESSURE_BACKSTOP_OCCUPANCY,
 	type Proposal,
-	peekedFolds,
 	RESCUE_TARGET_SHARE,
 	RESCUE_TRIGGER_SHARE,
 	rescueProposals,
@@ -21,6 +20,7 @@ import {
 import type { Unit } from "../transcript/index.ts";
 import { expandSinceCommit, gate, type Occupancy, peekRiders } from "./boundary.ts";
 import { costGate } from "./cost-gate.ts";
+import { lookedAt } from "./looked-at.ts";
 import type { SessionMeter } from "./meter.ts";
 import type { Host } from "./ports.ts";
 
@@ -109,16 +109,6 @@ export function rescued(
 	};
 	// The gate's own folds land first and nest inside the rescue's spans.
 	return { ...g, plan, proposals: [...g.proposals, ...rescue], prediction: null };
-}
-
-/** Whether `unit` lies in an expanded fold, or is a peek batch of one. */
-function lookedAt(snap: Snapshot, unit: Unit, toolName: string): boolean {
-	for (const id of snap.state.expanded) {
-		const fold = snap.lattice.get(id);
-		if (fold && fold.start < unit.end && unit.start < fold.end) return true;
-	}
-	const peeked = peekedFolds(unit, snap.view.transcript, toolName);
-	return peeked?.some((id) => snap.state.expanded.has(id)) ?? false;
 }
 
 /** The transcript index of the first of `edits` (an omitted receipt sits before the entry after it), or null. */

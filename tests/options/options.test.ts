@@ -13,7 +13,7 @@ describe("pi-fold options", () => {
 			commandNames: { status: "context", fold: "fold-context" },
 			summarizer: "session",
 			foldScheduling: "cost",
-			keepRawTokens: 20_000,
+			keepRawTokens: 10_000,
 			foldPeekResults: true,
 			blockingTools: ["Agent"],
 			evidenceIngestion: true,

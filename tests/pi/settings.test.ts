@@ -114,7 +114,7 @@ describe("/fold-context config", () => {
 			'   summarizer                    code          "deterministic"',
 			"   summarizeContextSpan          default       not set",
 			'   foldScheduling                global file   "epoch"',
-			"   keepRawTokens                 default       20000",
+			"   keepRawTokens                 default       10000",
 			"   prices                        default       the model's prices",
 			"   cacheTtlMs                    default       the model's cache lifetime",
 			"   foldPeekResults               default       true",

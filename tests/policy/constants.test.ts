@@ -11,6 +11,7 @@ import {
 	SUMMARY_MAX_OUTPUT_TOKENS,
 	SUMMARY_TIMEOUT_MS,
 } from "../../src/briefs/index.ts";
+import { DEFAULT_KEEP_RAW_TOKENS } from "../../src/options/index.ts";
 import {
 	COMMIT_TARGET_SHARE,
 	CONSOLIDATE_MIN_FOLDS,
@@ -23,9 +24,12 @@ import {
 	PRESSURE_BACKSTOP_OCCUPANCY,
 	planCommit,
 	QUIET_OCCUPANCY,
+	RESCUE_TARGET_SHARE,
+	RESCUE_TRIGGER_SHARE,
 	servingBudget,
 	TAIL_IMMEDIATE_MESSAGES,
 } from "../../src/policy/index.ts";
+import { KEEP_RAW_MAX_BUDGET_SHARE } from "../../src/runtime/cost-gate.ts";
 import { RECEIPT_MAX_CHARS, receiptText } from "../../src/runtime/index.ts";
 import { FRESH_TAIL_MAX_BUDGET_SHARE, FRESH_TAIL_MIN_UNITS, FRESH_TAIL_UNITS } from "../../src/transcript/index.ts";
 
@@ -51,6 +55,10 @@ describe("the named constants", () => {
 			PLACEHOLDER_TOKENS_ESTIMATE,
 			MESSAGE_OVERHEAD_TOKENS,
 			RECEIPT_MAX_CHARS,
+			RESCUE_TRIGGER_SHARE,
+			RESCUE_TARGET_SHARE,
+			KEEP_RAW_MAX_BUDGET_SHARE,
+			DEFAULT_KEEP_RAW_TOKENS,
 		}).toEqual({
 			QUIET_OCCUPANCY: 0.8,
 			CONSOLIDATE_OCCUPANCY: 0.85,
@@ -71,6 +79,10 @@ describe("the named constants", () => {
 			PLACEHOLDER_TOKENS_ESTIMATE: 160,
 			MESSAGE_OVERHEAD_TOKENS: 4,
 			RECEIPT_MAX_CHARS: 400,
+			RESCUE_TRIGGER_SHARE: 0.6,
+			RESCUE_TARGET_SHARE: 0.45,
+			KEEP_RAW_MAX_BUDGET_SHARE: 0.25,
+			DEFAULT_KEEP_RAW_TOKENS: 10_000,
 		});
 	});
 });
