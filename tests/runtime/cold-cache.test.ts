@@ -51,8 +51,9 @@ function session(idleMs: number): ReplayMessage[] {
 		reads.push(c);
 		out.push(c, result(c, `file f${i}: ${"const x = 1;\n".repeat(900)}`));
 	}
-	const first = (reads[0]?.message.content as { id: string }[])[0]?.id;
-	const second = (reads[1]?.message.content as { id: string }[])[0]?.id;
+	const callId = (m: ReplayMessage | undefined) => (m?.message.content as { id: string }[] | undefined)?.[0]?.id;
+	const first = callId(reads[0]);
+	const second = callId(reads[1]);
 	const fold = call("active_context", { action: "fold", from: first, to: second, brief: "the first two files" });
 	out.push(fold, result(fold, "(recorded by the runtime)"));
 	for (let i = 6; i < 9; i++) {
