@@ -11,13 +11,13 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage, escapeUnsafe } from "../common/index.ts";
 import {
-	adoptHeld,
 	CONTEXT_VIEWS,
 	type ContextView,
-	callTool,
+	FOLD_COMMAND_VERBS,
 	renderConfig,
 	renderContext,
 	renderDetails,
+	runFoldCommand,
 	statusModel,
 } from "../runtime/index.ts";
 import type { PiFold } from "./host.ts";
@@ -28,41 +28,6 @@ function show(ctx: ExtensionCommandContext, raw: string, level: "info" | "warnin
 	const text = escapeUnsafe(raw);
 	if (ctx.hasUI) ctx.ui.notify(text, level);
 	else process.stdout.write(`${text}\n`);
-}
-
-const VERBS = ["fold", "expand", "refold", "peek", "unmark", "search", "adopt", "config"] as const;
-
-type Parsed = { ok: true; raw: Record<string, unknown> } | { ok: true; config: true } | { ok: false; error: string };
-
-/** Parses `/fold-context` arguments into tool arguments (or the config view), or a usage error. */
-function parseFoldCommand(args: string, name = "fold-context"): Parsed {
-	const words = args.trim().split(/\s+/).filter(Boolean);
-	const [verb, id, ...rest] = words;
-	const usage = `usage: /${name} fold <first-id> [last-id] [brief...] | expand <fold-id> | refold <fold-id> | peek <fold-id> [offset] [bytes] | unmark <fold-id> | search <text> | adopt | config`;
-	if (verb === "config") return words.length === 1 ? { ok: true, config: true } : { ok: false, error: usage };
-	if (verb === "search" && id) return { ok: true, raw: { action: "search", pattern: args.trim().slice(6).trim() } };
-	if (!verb || !(VERBS as readonly string[]).includes(verb) || !id) return { ok: false, error: usage };
-	if (verb === "fold") {
-		const [to, ...brief] = rest;
-		return {
-			ok: true,
-			raw: { action: "fold", from: id, to: to ?? id, ...(brief.length > 0 ? { brief: brief.join(" ") } : {}) },
-		};
-	}
-	if (verb === "peek") {
-		if (rest.some((w) => !/^\d+$/.test(w)) || rest.length > 2) return { ok: false, error: usage };
-		const [offset, bytes] = rest.map(Number);
-		return {
-			ok: true,
-			raw: {
-				action: "peek",
-				id,
-				...(offset !== undefined ? { offset } : {}),
-				...(bytes !== undefined ? { bytes } : {}),
-			},
-		};
-	}
-	return rest.length > 0 ? { ok: false, error: usage } : { ok: true, raw: { action: verb, id } };
 }
 
 /** Parses `/context` arguments: a view and a page, or a usage error. */
@@ -116,17 +81,12 @@ export function registerCommands(pi: ExtensionAPI, piFold: PiFold, settings: PiF
 		getArgumentCompletions: (prefix) => {
 			const words = prefix.trimStart().split(/\s+/);
 			if (words.length > 1) return null;
-			return VERBS.filter((v) => v.startsWith(words[0] ?? "")).map((v) => ({ value: `${v} `, label: v }));
+			return FOLD_COMMAND_VERBS.filter((v) => v.startsWith(words[0] ?? "")).map((v) => ({ value: `${v} `, label: v }));
 		},
 		handler: async (args, ctx) => {
-			if (args.trim() === "adopt") return show(ctx, (await adoptHeld(runtime, piFold.host(ctx))).text);
-			const parsed = parseFoldCommand(args, fold);
-			if (!parsed.ok) return show(ctx, parsed.error, "warning");
-			if ("config" in parsed) return show(ctx, renderConfig(settings.current, displayPath));
-			if (parsed.raw.action === "unmark" && runtime.options.foldScheduling === "immediate")
-				return show(ctx, `/${fold} unmark: immediate scheduling has no marks; nothing changed`, "warning");
-			const result = await callTool(runtime, piFold.host(ctx), parsed.raw, "human");
-			show(ctx, result.text, result.isError ? "warning" : "info");
+			const reply = await runFoldCommand(runtime, piFold.host(ctx), args);
+			if ("config" in reply) return show(ctx, renderConfig(settings.current, displayPath));
+			show(ctx, reply.text, reply.level);
 			refreshFooter(piFold, ctx);
 		},
 	});

@@ -94,12 +94,17 @@ export function toolProposals(input: LadderInput): Proposal[] {
 	return out;
 }
 
-/** Chapter rung: closed chapters outside the fresh tail, absorbing only tool folds inside them. */
+/**
+ * Chapter rung: closed chapters outside the fresh tail, absorbing only tool folds inside them; none
+ * holding a summary Pi inserted (no fold may, so the commit would drop it).
+ */
 export function chapterProposals(input: LadderInput): Proposal[] {
 	const out: Proposal[] = [];
 	for (const chapter of input.chapters) {
 		if (!chapter.closed || chapter.endUnit > input.freshStartUnit) continue;
 		if (input.runningTurnUnit >= chapter.startUnit && input.runningTurnUnit < chapter.endUnit) continue;
+		// After a compaction the first chapter opens with Pi's summary, which no fold may include.
+		if (input.units.slice(chapter.startUnit, chapter.endUnit).some((u) => u.kind === "summary")) continue;
 		const start = (input.units[chapter.startUnit] as Unit).start;
 		const end = (input.units[chapter.endUnit - 1] as Unit).end;
 		if (protectedIn(input, start, end) || claimed(input, start, end)) continue;

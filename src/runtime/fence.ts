@@ -46,10 +46,18 @@ export class RequestEstimator {
 	}
 }
 
-/** Index where the newest indivisible unit starts: the last message that is not a tool result. */
+/** Roles that belong to the unit before them: a call's results, and custom messages (pi-fold's own receipt). */
+const TRAILING_ROLES = new Set(["toolResult", "custom"]);
+
+/**
+ * Index where the newest indivisible unit starts: the last message that is neither a tool result
+ * nor a custom message. A commit's receipt (a custom message) lands right after the turn's
+ * results, so it must not hide the tool batch before it from the fence; nor may another
+ * extension's custom message.
+ */
 export function newestUnitStart(messages: readonly unknown[]): number {
 	for (let i = messages.length - 1; i >= 0; i--)
-		if ((messages[i] as { role?: string } | null)?.role !== "toolResult") return i;
+		if (!TRAILING_ROLES.has((messages[i] as { role?: string } | null)?.role ?? "")) return i;
 	return 0;
 }
 

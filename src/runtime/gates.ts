@@ -15,6 +15,7 @@ import {
 	rescueProposals,
 	type SchedulePlan,
 	type Snapshot,
+	shownTokens,
 	windowTokens,
 } from "../policy/index.ts";
 import type { Unit } from "../transcript/index.ts";
@@ -70,11 +71,11 @@ export function gateAt(c: GateContext, snap: Snapshot, pendingFrom: number | nul
 }
 
 /**
- * When even the gate's commit would leave the next request over the budget, or a commit the
- * backstop forced would leave the window so full that the next turn forces another (the ordinary
- * rungs found too little stale tool mass): the rescue's span folds (src/policy rescue.ts), oldest
- * first, join it around what it folds, down to RESCUE_TARGET_SHARE of the budget. Automatic folding
- * paused: no rescue.
+ * When even the gate's commit (with what it restores) would leave the next request over the
+ * budget, or a commit the backstop forced would leave the window so full that the next turn forces
+ * another (the ordinary rungs found too little stale tool mass): the rescue's span folds (src/policy
+ * rescue.ts), oldest first, join it around what it folds, down to RESCUE_TARGET_SHARE of the budget
+ * (over the budget, with every mark still waiting). Automatic folding paused: no rescue.
  */
 export function rescued(
 	snap: Snapshot,
@@ -84,8 +85,10 @@ export function rescued(
 ): GateResult {
 	if (options.paused) return g;
 	const budget = snap.budget.budgetTokens;
-	// The occupancy is the next request itself (the boundary preview): the hard limit applies to it.
-	const next = occupancy.tokens - (g.plan.commit ? g.plan.freedTokens : 0);
+	// The occupancy is the next request itself (the boundary preview): the hard limit applies to it,
+	// with what the commit restores (an expand decided since the last commit) on top.
+	const restored = g.plan.commit ? windowTokens(snap).total - shownTokens(snap) : 0;
+	const next = occupancy.tokens + restored - (g.plan.commit ? g.plan.freedTokens : 0);
 	const over = next >= budget;
 	// A commit forced by the backstop that leaves the window this full commits again within a turn.
 	const forced = g.plan.commit && occupancy.tokens >= PRESSURE_BACKSTOP_OCCUPANCY * budget;
@@ -93,18 +96,26 @@ export function rescued(
 	const target = RESCUE_TARGET_SHARE * budget;
 	// Short of the hard limit, what the agent chose to look at stays: expanded folds and their peeks.
 	const keep = over ? undefined : (unit: Unit) => lookedAt(snap, unit, options.toolName);
-	const rescue = rescueProposals(snap, windowTokens(snap), next - target, keep);
-	if (rescue.length === 0) return g;
-	const freed = rescue.reduce((sum, r) => sum + r.freedTokens, 0);
+	// Over the hard limit, marks still waiting (for the fresh tail) land too: the rescue folds the
+	// tail down to the unit in use anyway, and never repeats a pending mark's span, so only the mark can.
+	const marks = over ? g.marks.filter((m) => m.protectedBy === null && !g.plan.apply.includes(m.id)) : [];
+	const marked = marks.reduce((sum, m) => sum + m.freedTokens, 0);
+	const rescue = rescueProposals(snap, windowTokens(snap), next - target - marked, keep);
+	if (rescue.length === 0 && marks.length === 0) return g;
+	const freed = rescue.reduce((sum, r) => sum + r.freedTokens, marked);
 	const spans = `${rescue.length} span${rescue.length === 1 ? "" : "s"}`;
+	const waiting = marks.length > 0 ? ` and ${marks.length} waiting mark${marks.length === 1 ? "" : "s"}` : "";
 	const why = over
 		? "the next request would still be over the budget"
 		: `the commit would leave the window at ${Math.round((100 * next) / budget)}% of the budget`;
-	const reason = `${why}: folding stale units, oldest first (${spans})`;
+	const reason = `${why}: folding stale units, oldest first (${spans}${waiting})`;
+	const landing = new Set(marks.map((m) => m.id));
 	const plan = {
 		...g.plan,
 		commit: true,
 		reason: g.plan.commit ? `${g.plan.reason}; ${reason}` : reason,
+		apply: [...g.plan.apply, ...landing],
+		waiting: g.plan.waiting.filter((id) => !landing.has(id)),
 		freedTokens: freed,
 	};
 	// The gate's own folds land first and nest inside the rescue's spans.

@@ -28,6 +28,7 @@ export {
 	loadChainKey,
 	processChainKey,
 } from "./chain-key.ts";
+export { FOLD_COMMAND_VERBS, type FoldCommandReply, runFoldCommand } from "./command.ts";
 export { type CommitBody, planEdits } from "./edit-plan.ts";
 export {
 	createEvidenceIngestor,

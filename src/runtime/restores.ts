@@ -1,7 +1,8 @@
 // Which original content a commit restores, read from the VERIFIED fold store: for every visible
 // entry pi-fold edited before, its exact original message content, from a source that is the fold's
 // own (bound-source.ts). An entry whose source fails verification or binding is not restored: every expanded fold around it stays collapsed (so a tool call and
-// its result never separate) and the fold is listed as refused, naming why. Async only for reads.
+// its result never separate) and the fold is listed as refused, naming why. A tool result whose
+// call a compaction took away stays omitted. Async only for reads.
 
 import { errorMessage } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
@@ -38,12 +39,17 @@ function smallestFoldByEntry(known: ReadonlyMap<string, FoldRecord>): Map<string
 	return best;
 }
 
-/** Targets pi-fold edited on this branch (foreign-overridden ones left out), with the fold holding each source. */
+/**
+ * Targets pi-fold edited on this branch, with the fold holding each source. Left out: targets whose
+ * latest edit is someone else's, and orphan tool results (a compaction kept an omitted result but
+ * not its call: restoring it would put a result without its call in the window).
+ */
 export function managedTargets(snap: Snapshot): Map<string, string> {
 	const managed = new Map<string, string>();
 	const smallest = smallestFoldByEntry(snap.known);
+	const orphans = new Set(snap.units.flatMap((u) => (u.kind === "orphan" ? u.entryIds : [])));
 	for (const target of snap.view.managed) {
-		if (snap.view.foreign.has(target)) continue;
+		if (snap.view.foreign.has(target) || orphans.has(target)) continue;
 		managed.set(target, smallest.get(target)?.id ?? "");
 	}
 	return managed;

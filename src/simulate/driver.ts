@@ -5,12 +5,17 @@
 // the context tool's calls run through the runtime (a recorded result is kept byte for byte, and a
 // result the runtime words differently is listed as a divergence); the other results are appended
 // as recorded; every turn ends at a `turn_end` boundary
-// and every agent run at a `settle` boundary, whose drafts are applied as Pi applies them. Fast
+// and every agent run at a `settle` boundary, whose drafts are applied as Pi applies them. With
+// compaction settings, Pi's native compaction runs where Pi runs it (native.ts); the human's steps
+// a message carries (`/fold-context` commands, a manual `/compact`) run before it (human.ts). Fast
 // enough to replay hundreds of synthetic sessions in seconds.
 
 import { errorMessage } from "../common/index.ts";
 import { type BoundaryKind, callTool, type FoldRuntime, type Host } from "../runtime/index.ts";
 import { contentText, type TranscriptMessage, toolCallsOf } from "../transcript/index.ts";
+import type { CompactionSettings } from "./compaction.ts";
+import { type HumanLine, type HumanStep, typeCommand } from "./human.ts";
+import { NativeCompaction, type NativeNote } from "./native.ts";
 import { PrefixCache, type SimUsage } from "./provider.ts";
 import type { SimSession } from "./session.ts";
 
@@ -20,6 +25,8 @@ export interface ReplayMessage {
 	readonly message: TranscriptMessage;
 	/** Milliseconds of idle time before this message (the clock advances; a cache may expire). */
 	readonly idleMs?: number;
+	/** What the human does before this message: `/fold-context` commands, a manual `/compact`. */
+	readonly before?: readonly HumanStep[];
 }
 
 /** One billed request of the replay. */
@@ -40,6 +47,14 @@ export interface SimResult {
 	readonly errors: readonly string[];
 	/** Context-tool calls whose runtime result differs from the recorded result (recorded one kept). */
 	readonly divergences: readonly { callId: string; recorded: string; replayed: string }[];
+	/** What the fence said when it stopped the replay (null: not stopped by the fence). */
+	readonly fence: string | null;
+	/** Native compactions Pi would have run or tried, in order. */
+	readonly compactions: readonly NativeNote[];
+	/** The human's `/fold-context` commands and their replies, in order. */
+	readonly human: readonly HumanLine[];
+	/** The usage total each response billed, by assistant entry id (Pi's compaction estimate reads it). */
+	readonly usage: ReadonlyMap<string, number>;
 }
 
 /** The usage a recorded reply carries (Pi stores the provider's), or null. */
@@ -61,8 +76,10 @@ export interface DriveOptions {
 	 * "recorded" the usage a recorded reply carries (a real session's), when it has one.
 	 */
 	readonly usage?: "simulated" | "recorded";
-	/** Called after each billed request (progress, assertions). */
-	readonly onRequest?: (request: SimRequest) => void;
+	/** Called after each billed request with the messages the provider got (progress, assertions). */
+	readonly onRequest?: (request: SimRequest, messages: readonly TranscriptMessage[]) => void;
+	/** Pi's native compaction settings (default: off, as in the tests' Pi sessions; a manual /compact still runs). */
+	readonly compaction?: CompactionSettings;
 }
 
 /** The recorded results that answer an assistant message's tool calls, by call id. */
@@ -81,7 +98,12 @@ class Replay {
 	readonly requests: SimRequest[] = [];
 	readonly errors: string[] = [];
 	readonly divergences: SimResult["divergences"][number][] = [];
+	readonly human: HumanLine[] = [];
 	readonly host: Host;
+	readonly native: NativeCompaction;
+	fence: string | null = null;
+	/** Whether the agent's run is open (its last turn called tools, so the next request is a follow-up). */
+	private running = false;
 	private readonly cache: PrefixCache;
 	private readonly runtime: FoldRuntime;
 	private readonly session: SimSession;
@@ -93,6 +115,7 @@ class Replay {
 		this.options = options;
 		this.host = session.host({ decisionEntryType: runtime.names.decisionEntryType, receiptType: runtime.receiptType });
 		this.cache = new PrefixCache(options.cacheTtlMs);
+		this.native = new NativeCompaction(runtime, session, this.host, options.compaction);
 	}
 
 	/** Builds, observes, fences and bills the request that produces `reply` (the message at `at`). */
@@ -101,6 +124,7 @@ class Replay {
 		const { verdict, observation } = runtime.request(host, this.session.contextMessages());
 		const conversation = this.session.llmMessages();
 		if (!observation) {
+			this.fence = verdict.message;
 			const fenced = {
 				promptTokens: 0,
 				cacheRead: 0,
@@ -119,7 +143,7 @@ class Replay {
 		runtime.recordUsage(this.options.usage === "recorded" ? (recordedUsage(reply) ?? asUsage(usage)) : asUsage(usage));
 		const request = { ...usage, at, kind: observation.kind, commitSeq: observation.commitSeq, fenced: false };
 		this.requests.push(request);
-		this.options.onRequest?.(request);
+		this.options.onRequest?.(request, conversation);
 		return request;
 	}
 
@@ -141,11 +165,34 @@ class Replay {
 		if (drafts) this.session.applyDrafts(drafts);
 	}
 
+	/** The human's steps before a message: commands through the runtime, a manual /compact. */
+	async humanSteps(steps: readonly HumanStep[]): Promise<void> {
+		for (const step of steps) {
+			if (step.kind === "compact") await this.native.manual();
+			else {
+				const line = await typeCommand(this.runtime, this.host, step.command);
+				if (line) this.human.push(line);
+			}
+		}
+	}
+
+	/** A message that opens a run (Pi checks compaction first) or any other non-assistant message. */
+	async open(item: ReplayMessage): Promise<void> {
+		if (item.message.role === "user") {
+			await this.native.atRunEdge();
+			this.running = false;
+		}
+		this.session.appendMessage(item.message, item.id);
+	}
+
 	/** One assistant turn: the request, the reply, its tool results, the boundaries. Returns false when fenced. */
 	async turn(item: ReplayMessage, at: number, recorded: Map<string, ReplayMessage>): Promise<boolean> {
 		const reply = item.message;
-		if (this.request(reply, at).fenced) return false;
-		this.session.appendMessage(reply, item.id);
+		if (this.running) await this.native.beforeFollowUp();
+		const billed = this.request(reply, at);
+		if (billed.fenced) return false;
+		const entryId = this.session.appendMessage(reply, item.id);
+		this.native.responded({ entryId, ...billed, stopReason: reply.stopReason });
 		const calls = toolCallsOf(reply);
 		for (const call of calls) {
 			// A recorded result's idle time is how long its tool ran: the clock moves before it lands.
@@ -156,7 +203,11 @@ class Replay {
 			else this.errors.push(`no result for tool call ${call.id} (${call.name})`);
 		}
 		await this.boundary("turn_end");
-		if (calls.length === 0) await this.boundary("settle");
+		this.running = calls.length > 0;
+		if (!this.running) {
+			await this.native.atRunEdge();
+			await this.boundary("settle");
+		}
 		return true;
 	}
 }
@@ -174,13 +225,18 @@ export async function drive(
 		stopped,
 		errors: replay.errors,
 		divergences: replay.divergences,
+		fence: replay.fence,
+		compactions: replay.native.notes,
+		human: replay.human,
+		usage: replay.native.usage,
 	});
 	let i = 0;
 	while (i < messages.length) {
 		const item = messages[i] as ReplayMessage;
 		if (item.idleMs) session.advance(item.idleMs);
+		if (item.before) await replay.humanSteps(item.before);
 		if (item.message.role !== "assistant") {
-			if (item.message.role !== "toolResult") session.appendMessage(item.message, item.id);
+			if (item.message.role !== "toolResult") await replay.open(item);
 			i++;
 			continue;
 		}

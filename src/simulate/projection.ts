@@ -64,18 +64,26 @@ function applyEdit(message: TranscriptMessage, replacement: Replacement | undefi
 	return { ...message, content: wrapped };
 }
 
-/** The context messages with the latest context edit per target applied (Pi's projection). */
-export function projectedMessages(entries: readonly SimEntry[]): TranscriptMessage[] {
+/** One context entry and the message it projects with its latest edit applied (none: omitted or state). */
+export interface ProjectedEntry {
+	readonly entry: SimEntry;
+	readonly message: TranscriptMessage | null;
+}
+
+/** The context entries, each with its projected message (Pi's buildSessionProjection `entries`). */
+export function projectedEntries(entries: readonly SimEntry[]): ProjectedEntry[] {
 	const context = contextEntries(entries);
 	const edits = new Map<string, Extract<SimEntry, { type: "context_edit" }>>();
 	for (const e of context) if (e.type === "context_edit") edits.set(e.targetId, e);
-	const out: TranscriptMessage[] = [];
-	context.forEach((entry, i) => {
+	return context.map((entry, i) => {
 		const message = messageOf(entry, i);
-		const edited = message ? applyEdit(message, edits.get(entry.id)?.replacement) : null;
-		if (edited) out.push(edited);
+		return { entry, message: message ? applyEdit(message, edits.get(entry.id)?.replacement) : null };
 	});
-	return out;
+}
+
+/** The context messages with the latest context edit per target applied (Pi's projection). */
+export function projectedMessages(entries: readonly SimEntry[]): TranscriptMessage[] {
+	return projectedEntries(entries).flatMap((p) => (p.message ? [p.message] : []));
 }
 
 /** Messages as the provider sees them (Pi's convertToLlm): custom and summaries become user text. */

@@ -79,6 +79,13 @@ export class SimSession {
 		this.entries.push(entry);
 	}
 
+	/** Appends a native compaction entry (Pi's `appendCompaction`); returns its id. */
+	appendCompaction(summary: string, firstKeptEntryId: string, tokensBefore: number): string {
+		const id = this.newId();
+		this.entries.push({ type: "compaction", id, summary, firstKeptEntryId, tokensBefore });
+		return id;
+	}
+
 	/** Applies boundary drafts in order, as Pi does (each becomes an entry on the branch). */
 	applyDrafts(drafts: readonly BoundaryDraft[]): void {
 		for (const d of drafts) {

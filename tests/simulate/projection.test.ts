@@ -3,9 +3,10 @@
 // messages the simulator sends equal what Pi's own buildSessionProjection + convertToLlm produce,
 // role and content, in order.
 
-import { buildSessionProjection, convertToLlm, type SessionEntry } from "@earendil-works/pi-coding-agent";
+import { buildSessionProjection, convertToLlm } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { projectedMessages, type SimEntry, toLlm } from "../../src/simulate/index.ts";
+import { asPi } from "./pi-entries.ts";
 
 const user = (id: string, text: string): SimEntry => ({
 	type: "message",
@@ -34,28 +35,6 @@ const result = (id: string, callId: string, text: string): SimEntry => ({
 		isError: false,
 	},
 });
-
-/** The same entries as Pi session entries (a parent chain and timestamps). */
-function asPi(entries: readonly SimEntry[]): SessionEntry[] {
-	return entries.map((e, i) => {
-		const base = {
-			id: e.id,
-			parentId: i === 0 ? null : (entries[i - 1] as SimEntry).id,
-			timestamp: new Date(1_000 + i).toISOString(),
-		};
-		if (e.type === "message")
-			return { ...base, type: "message", message: { ...e.message, timestamp: 1_000 + i } } as SessionEntry;
-		if (e.type === "compaction")
-			return {
-				...base,
-				type: "compaction",
-				summary: e.summary,
-				firstKeptEntryId: e.firstKeptEntryId,
-				tokensBefore: e.tokensBefore,
-			} as SessionEntry;
-		return { ...base, ...e } as unknown as SessionEntry;
-	});
-}
 
 function piMessages(entries: readonly SimEntry[]) {
 	const pi = asPi(entries);
