@@ -1,6 +1,6 @@
 // SHA-256 building blocks shared by the streaming hasher (sha256.ts) and the multi-lane entry
 // points (sha256x4.ts): the constants, the static buffers JS reads and writes, the scalar round
-// functions (used by the generated sha256-rounds.ts), padding and digest output. Nothing here
+// functions (used by the generated sha256-rounds.generated.ts), padding and digest output. Nothing here
 // allocates at run time.
 
 /** Size of the shared SHA-256 input buffer JS copies bytes into (8 MiB: 4 lanes of 2 MiB chunks). */

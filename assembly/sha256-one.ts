@@ -2,7 +2,7 @@
 // multi-buffer loop and for messages that end alone in the lanes). Leaves the stream untouched.
 
 import { initState, ONE_H, padTail, TAIL, writeDigest } from "./sha256-core";
-import { compress } from "./sha256-rounds";
+import { compress } from "./sha256-rounds.generated";
 
 /** SHA-256 of `len` bytes at `src` into 32 bytes at `out`. */
 export function hashOne(src: usize, len: i32, out: usize): void {

@@ -15,7 +15,7 @@ import {
 	writeDigest,
 } from "./sha256-core";
 import { hashOne } from "./sha256-one";
-import { compress } from "./sha256-rounds";
+import { compress } from "./sha256-rounds.generated";
 
 /** Hash words of the current stream. */
 const H: usize = memory.data(32, 32);

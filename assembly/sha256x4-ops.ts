@@ -1,4 +1,4 @@
-// The 4-lane (v128) SHA-256 round functions used by the generated sha256x4-rounds.ts, and the load
+// The 4-lane (v128) SHA-256 round functions used by the generated sha256x4-rounds.generated.ts, and the load
 // of one 64-byte block per lane transposed into the lane-major message schedule W4. Wasm SIMD has
 // no rotate, so each rotation is two shifts and an or. Only compiled into the SIMD build.
 

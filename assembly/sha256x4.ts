@@ -9,10 +9,10 @@
 
 import { hashOne } from "./sha256-one";
 import { INPUT, IV, K, MANY_MAX, ONE_H, OUTPUT, padTail, smallSigma0, smallSigma1, TABLE, writeDigest } from "./sha256-core";
-import { compress } from "./sha256-rounds";
+import { compress } from "./sha256-rounds.generated";
 import { loadBlocks } from "./sha256x4-ops";
-import { compress4 } from "./sha256x4-rounds";
-import { compress4Scheduled } from "./sha256x4-scheduled";
+import { compress4 } from "./sha256x4-rounds.generated";
+import { compress4Scheduled } from "./sha256x4-scheduled.generated";
 
 /** Hash words of the 4 lanes: word i of lane l at i * 16 + l * 4. */
 const LANES: usize = memory.data(8 * 16, 16);

@@ -1,10 +1,13 @@
-// Runs the hashing benchmarks from sources (quick trials): `npm exec -- node bench/run.ts --size 64`.
-// `pi-fold bench` is the same run from the bundled CLI. Prints the table, or JSON with --json.
+// Runs `pi-fold bench` from sources, without a build (quick trials):
+//   npm exec -- node bench/run.ts --size 64 --no-estimator
+// Same flags, output and exit status as the bundled command (bench/main.ts); errors as one line.
 
-import { parseBenchArgs } from "../src/cli/bench-args.ts";
-import { runHashingBench } from "./hashing.ts";
-import { renderHashingTable } from "./report.ts";
+import { main } from "./main.ts";
 
-const args = parseBenchArgs(process.argv.slice(2));
-const result = await runHashingBench({ ...args.hashing, log: (line) => process.stderr.write(`${line}\n`) });
-process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderHashingTable(result));
+try {
+	process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+	const e = error as { message?: string; exitCode?: number };
+	process.stderr.write(`pi-fold: bench: ${e.message ?? String(error)}\n`);
+	process.exitCode = typeof e.exitCode === "number" ? e.exitCode : 1;
+}

@@ -3,9 +3,10 @@
 // src/pi/register.ts.
 
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { registerPiFold } from "./pi/register.ts";
+import { registerPiFold } from "./pi/index.ts";
 
-export { type PiFoldOptions, resolveOptions } from "./pi/options.ts";
+export { OptionsError, type PiFoldOptions, type ResolvedOptions, resolveOptions } from "./options/index.ts";
+export type { PiFold, RegisterExtras } from "./pi/index.ts";
 export { registerPiFold };
 
 export default function piFold(pi: ExtensionAPI): void {

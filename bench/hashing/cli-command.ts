@@ -1,21 +1,41 @@
-// The `pi-fold bench --cli` front end: flags, progress (percent done) on stderr, the tables or JSON
-// on stdout, --out FILE for the JSON. Returns the exit code; bad flags throw UsageError.
+// The `pi-fold bench --cli` front end: its flags (declared once below; usage text and parsing derive
+// from them), progress (percent done) on stderr unless --quiet, the tables or JSON on stdout, --out
+// FILE for the JSON. Returns the exit code; bad flags throw UsageError. Does its own I/O.
 
 import { writeFileSync } from "node:fs";
-import { intFlag, parseFlags, UsageError } from "../../src/cli/flags.ts";
+import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../src/args/index.ts";
 import { runCliBench } from "./cli-bench.ts";
 import { renderCliTable } from "./cli-report.ts";
 
-export const CLI_BENCH_USAGE = `usage: pi-fold bench --cli [--size MiB] [--file-size MiB] [--repeats N] [--cli-bin FILE] [--no-masked] [--json] [--out FILE]
-  runs pi-fold verify and hash as fresh processes, interleaved with node:crypto scripts, sha256sum and
-  (when present) openssl dgst and b3sum; twice: as is, and with SHA-NI masked for OpenSSL
-  --size MiB       mixed store size (default 512)
-  --file-size MiB  single file size (default 1024)
-  --repeats N      timed runs per contender, median reported (default 5)
-  --cli-bin FILE   the pi-fold CLI to run (default build/cli.js)
-  --no-masked      skip the pass with SHA-NI masked
-  --json           print JSON instead of the tables; --out FILE also writes the JSON
-`;
+export const CLI_BENCH_COMMAND = {
+	name: "bench --cli",
+	description:
+		"Runs pi-fold verify and hash as fresh processes, interleaved with node:crypto scripts, sha256sum and\n" +
+		"(when present) openssl dgst and b3sum; twice: as is, and with SHA-NI masked for OpenSSL. Prints the\n" +
+		"load average at the start and end of the timed runs. Data goes to a temp folder removed afterwards.",
+	flags: {
+		size: { kind: "integer", value: "MiB", default: 512, min: 1, max: 65_536, help: "mixed store size" },
+		"file-size": { kind: "integer", value: "MiB", default: 1024, min: 1, max: 65_536, help: "single file size" },
+		repeats: {
+			kind: "integer",
+			value: "N",
+			default: 5,
+			min: 1,
+			max: 100,
+			help: "timed runs per contender, median reported",
+		},
+		"cli-bin": {
+			kind: "string",
+			value: "FILE",
+			help: "the pi-fold CLI to run (default: build/cli.js, the bin, which loads each command's bundle)",
+		},
+		"no-masked": { kind: "boolean", help: "skip the pass with SHA-NI masked" },
+		json: { kind: "boolean", help: "print JSON instead of the tables" },
+		out: { kind: "string", value: "FILE", help: "also write the JSON results to FILE" },
+		quiet: { kind: "boolean", short: "q", help: "no progress lines on stderr (the results still print)" },
+	},
+	notes: "Exit status: 0 done, 1 a benchmark failed, 2 bad usage.",
+} satisfies CommandSpec;
 
 /** Percent done on stderr: redrawn on a terminal, a line per 10% otherwise. */
 function progressLine(stream: NodeJS.WriteStream): (fraction: number, what: string) => void {
@@ -35,34 +55,33 @@ function progressLine(stream: NodeJS.WriteStream): (fraction: number, what: stri
 	};
 }
 
-export async function runCliBenchCommand(args: readonly string[]): Promise<number> {
-	if (args.includes("--help") || args.includes("-h")) {
-		process.stdout.write(CLI_BENCH_USAGE);
+/** `pi-fold bench --cli ARGS`: `argv` without the --cli flag itself. */
+export async function runCliBenchCommand(argv: readonly string[]): Promise<number> {
+	const parsed = parseCommandLine(CLI_BENCH_COMMAND, argv);
+	if (parsed.help) {
+		process.stdout.write(renderUsage(CLI_BENCH_COMMAND));
 		return 0;
 	}
-	const p = parseFlags("bench --cli", args, {
-		size: "string",
-		"file-size": "string",
-		repeats: "string",
-		"cli-bin": "string",
-		"no-masked": "boolean",
-		json: "boolean",
-		out: "string",
-	});
-	if (p.positional.length > 0)
-		throw new UsageError(`bench --cli: unexpected argument ${JSON.stringify(p.positional[0])}`);
-	const cliBin = p.flags.get("cli-bin");
+	const { flags, operands } = parsed;
+	if (operands.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(operands[0])}`);
 	const result = await runCliBench({
-		storeMiB: intFlag("bench --cli", p, "size", 512, 1, 65536),
-		fileMiB: intFlag("bench --cli", p, "file-size", 1024, 1, 65536),
-		repeats: intFlag("bench --cli", p, "repeats", 5, 1, 100),
-		masked: !p.flags.has("no-masked"),
-		...(typeof cliBin === "string" ? { cliBin } : {}),
-		progress: progressLine(process.stderr),
+		storeMiB: flags.size,
+		fileMiB: flags["file-size"],
+		repeats: flags.repeats,
+		masked: !flags["no-masked"],
+		...(flags["cli-bin"] === undefined ? {} : { cliBin: flags["cli-bin"] }),
+		progress: flags.quiet ? () => {} : progressLine(process.stderr),
 	});
 	const json = `${JSON.stringify(result, null, 2)}\n`;
-	const out = p.flags.get("out");
-	if (typeof out === "string") writeFileSync(out, json);
-	process.stdout.write(p.flags.has("json") ? json : renderCliTable(result));
+	if (flags.out !== undefined) {
+		try {
+			writeFileSync(flags.out, json);
+		} catch (error) {
+			throw Object.assign(new Error(`cannot write ${flags.out} (${(error as NodeJS.ErrnoException).code ?? error})`), {
+				exitCode: 1,
+			});
+		}
+	}
+	process.stdout.write(flags.json ? json : renderCliTable(result));
 	return 0;
 }

@@ -1,103 +1,75 @@
-// The picture people look at instead of the table: request context per call, one series per arm, against the
-// serving window, the long-context threshold and (with pi-fold arms) 80% of pi-fold's serving budget. Emits a
-// self-contained SVG string. Pure functions.
+// The picture people look at instead of the table: each arm's request context, stage by stage, against the
+// serving window, the long-context price tier and (with pi-fold arms) the occupancy where pi-fold starts folding
+// on its own. The x axis is in stages, so arms that send different numbers of requests line up: the requests of
+// one stage share that stage's slot, in the order sent. Drawn by src/chart (title, legend, a colour-blind-safe
+// colour and a line style per arm, neutral guides). Pure functions.
 
-import { PRICES } from "./ledger.ts";
+import { type ChartInput, type ChartSeries, niceStep, renderLineChart } from "../../src/chart/index.ts";
+import { QUIET_OCCUPANCY } from "../../src/policy/index.ts";
+import { PRICES, type RequestRecord } from "./ledger.ts";
 import { pifoldServingBudget } from "./options.ts";
 import type { Report } from "./report.ts";
 
-const WIDTH = 960;
-const HEIGHT = 440;
-const M = { left: 70, right: 20, top: 48, bottom: 44 };
-const LEGEND_ROW = 20;
-const COLORS = ["#c2410c", "#1d4ed8", "#15803d", "#7e22ce", "#0f766e", "#a16207"];
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
-function escapeXml(text: string): string {
-	return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/** Agent requests at x positions in stages: stage s spans [s - 1, s], its requests spread evenly inside it. */
+export function stagePoints(requests: readonly RequestRecord[]): { x: number; y: number; cross: boolean }[] {
+	const agent = requests.filter((r) => r.kind === "agent");
+	const perStage = new Map<number, number>();
+	for (const r of agent) perStage.set(Math.max(1, r.stage), (perStage.get(Math.max(1, r.stage)) ?? 0) + 1);
+	const seen = new Map<number, number>();
+	return agent.map((r) => {
+		const stage = Math.max(1, r.stage);
+		const k = seen.get(stage) ?? 0;
+		seen.set(stage, k + 1);
+		return { x: stage - 1 + (k + 0.5) / (perStage.get(stage) as number), y: r.context, cross: r.rejected };
+	});
 }
 
-function niceStep(max: number, ticks: number): number {
-	const raw = max / ticks;
-	const power = 10 ** Math.floor(Math.log10(raw));
-	return ([1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw) as number;
+/** Ticks at stage 1 and every round step after it, each in the middle of its stage's slot. */
+export function stageTicks(stageCount: number): { at: number; label: string }[] {
+	const step = niceStep(stageCount, 8);
+	const stages = [1];
+	for (let s = step; s <= stageCount; s += step) if (s > 1) stages.push(s);
+	return stages.map((s) => ({ at: s - 0.5, label: String(s) }));
+}
+
+/** The chart of a report, as data (tests read it; renderChart draws it). */
+export function chartOf(report: Report): ChartInput {
+	const { window, maxTokens } = report.settings;
+	const series: ChartSeries[] = report.arms.map((arm) => ({
+		name: arm.name,
+		label: `${arm.name} (${arm.stagesCompleted}/${arm.stageCount} stages)`,
+		points: stagePoints(arm.requests),
+	}));
+	const guides = [{ value: window, label: `model window ${fmt(window)} tokens` }];
+	const peak = Math.max(0, ...series.flatMap((s) => s.points.map((p) => p.y)));
+	if (PRICES.longContextThreshold < Math.max(window, peak) * 1.06)
+		guides.push({
+			value: PRICES.longContextThreshold,
+			label: `long-context price tier above ${fmt(PRICES.longContextThreshold)}`,
+		});
+	if (report.arms.some((a) => a.pifold)) {
+		const fold = QUIET_OCCUPANCY * pifoldServingBudget(window, maxTokens);
+		guides.push({
+			value: fold,
+			label: `pi-fold folds on its own above ${fmt(fold)} (${QUIET_OCCUPANCY * 100}% of its budget)`,
+		});
+	}
+	const stageCount = Math.max(1, ...report.arms.map((a) => a.stageCount));
+	return {
+		title: "Request context per stage",
+		subtitle: `${report.arms.length} arms · ${stageCount} stages · plan ${report.plan.hash.slice(0, 12)} · a cross marks a request refused for overflow`,
+		xLabel: "stage (each stage's requests in the order sent)",
+		yLabel: "request context (tokens)",
+		xMin: 0,
+		xMax: stageCount,
+		xTicks: stageTicks(stageCount),
+		series,
+		guides,
+	};
 }
 
 export function renderChart(report: Report): string {
-	const series = report.arms.map((arm) => arm.requests.filter((r) => r.kind === "agent"));
-	const maxX = Math.max(2, ...series.map((s) => s.length));
-	const maxY = Math.max(report.settings.window, ...series.flat().map((r) => r.context)) * 1.05;
-	// The legend takes one row for up to four arms, two rows beyond; the plot starts below it.
-	const perRow = report.arms.length <= 4 ? Math.max(1, report.arms.length) : Math.ceil(report.arms.length / 2);
-	const top = M.top + (report.arms.length > perRow ? LEGEND_ROW : 0);
-	const plotW = WIDTH - M.left - M.right;
-	const plotH = HEIGHT - top - M.bottom;
-	const x = (i: number): number => M.left + (i / (maxX - 1)) * plotW;
-	const y = (v: number): number => top + plotH - (v / maxY) * plotH;
-	const out: string[] = [
-		`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="system-ui, sans-serif" font-size="12">`,
-		`<title>Request context per call, ${escapeXml(report.arms.map((a) => a.name).join(" vs "))}</title>`,
-		`<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
-	];
-	const yStep = niceStep(maxY, 6);
-	for (let v = 0; v <= maxY; v += yStep) {
-		out.push(
-			`<line x1="${M.left}" y1="${y(v).toFixed(1)}" x2="${WIDTH - M.right}" y2="${y(v).toFixed(1)}" stroke="#e5e7eb"/>`,
-			`<text x="${M.left - 8}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" fill="#374151">${Math.round(v / 1000)}k</text>`,
-		);
-	}
-	const xStep = niceStep(maxX, 8);
-	for (let i = 0; i < maxX; i += xStep)
-		out.push(
-			`<text x="${x(i).toFixed(1)}" y="${HEIGHT - M.bottom + 18}" text-anchor="middle" fill="#374151">${i + 1}</text>`,
-		);
-	out.push(
-		`<text x="${M.left + plotW / 2}" y="${HEIGHT - 8}" text-anchor="middle" fill="#111827">agent request</text>`,
-		`<text x="16" y="${top + plotH / 2}" transform="rotate(-90 16 ${top + plotH / 2})" text-anchor="middle" fill="#111827">request context (tokens)</text>`,
-	);
-	const guide = (value: number, label: string, color: string): void => {
-		out.push(
-			`<line class="guide" x1="${M.left}" y1="${y(value).toFixed(1)}" x2="${WIDTH - M.right}" y2="${y(value).toFixed(1)}" stroke="${color}" stroke-dasharray="6 4"/>`,
-			`<text x="${M.left + 6}" y="${(y(value) - 5).toFixed(1)}" fill="${color}">${escapeXml(label)}</text>`,
-		);
-	};
-	guide(report.settings.window, `window ${report.settings.window.toLocaleString("en-US")}`, "#b91c1c");
-	if (PRICES.longContextThreshold < maxY)
-		guide(
-			PRICES.longContextThreshold,
-			`long-context tier ${PRICES.longContextThreshold.toLocaleString("en-US")}`,
-			"#6b7280",
-		);
-	if (report.arms.some((a) => a.pifold)) {
-		const budget = pifoldServingBudget(report.settings.window, report.settings.maxTokens);
-		guide(
-			0.8 * budget,
-			`80% of pi-fold's serving budget ${Math.round(0.8 * budget).toLocaleString("en-US")}`,
-			"#0f766e",
-		);
-	}
-	report.arms.forEach((arm, a) => {
-		const color = COLORS[a % COLORS.length] as string;
-		const points = (series[a] ?? []).map((r, i) => `${x(i).toFixed(1)},${y(r.context).toFixed(1)}`);
-		out.push(`<g class="series" data-arm="${escapeXml(arm.name)}">`);
-		// Earlier arms draw wider, so a later arm that sends the same prompts shows as a line inside the earlier one.
-		const width = Math.max(1.4, 4 - a * 1.3);
-		out.push(
-			`<polyline fill="none" stroke="${color}" stroke-width="${width}" stroke-linejoin="round" points="${points.join(" ")}"/>`,
-		);
-		(series[a] ?? []).forEach((r, i) => {
-			if (r.rejected)
-				out.push(
-					`<path d="M${(x(i) - 5).toFixed(1)},${(y(r.context) - 5).toFixed(1)} l10,10 m0,-10 l-10,10" stroke="${color}" stroke-width="2"/>`,
-				);
-		});
-		out.push("</g>");
-		const lx = M.left + 10 + (a % perRow) * Math.min(190, plotW / perRow);
-		const ly = 16 + Math.floor(a / perRow) * LEGEND_ROW;
-		out.push(
-			`<rect x="${lx.toFixed(1)}" y="${ly}" width="14" height="14" fill="${color}"/>`,
-			`<text x="${(lx + 20).toFixed(1)}" y="${ly + 11}" fill="#111827">${escapeXml(`${arm.name} (${arm.stagesCompleted}/${arm.stageCount})`)}</text>`,
-		);
-	});
-	out.push("</svg>");
-	return `${out.join("\n")}\n`;
+	return renderLineChart(chartOf(report));
 }

@@ -20,6 +20,8 @@ export {
 export { type DemoResult, defaultResultsDir, runDemo } from "./run.ts";
 export { type ArmRun, runArm } from "./session.ts";
 export { DEFAULT_SUMMARY_MAX_CHARS, summarize } from "./summarizer.ts";
+export { runSweep, SWEEP_WINDOWS, type SweepResult } from "./sweep.ts";
+export { DEFAULT_PIFOLD_ARMS, evaluateSweep, type SweepVerdict } from "./sweep-targets.ts";
 export { renderTable } from "./table.ts";
 export {
 	buildView,

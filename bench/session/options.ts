@@ -19,11 +19,14 @@ export const DEFAULT_STAGE_CHARS = 48_000;
 /** Arms run by default, in order. */
 export const DEFAULT_ARMS: readonly string[] = [
 	"native",
-	"unmanaged",
 	"pifold-ladder",
+	"pifold-agent",
 	"pifold-immediate",
 	"pifold-epoch",
 ];
+/** The windows of `--sweep`: the common context sizes, from a small local model's to a 1M-token one's. */
+export const SWEEP_WINDOWS: readonly number[] = [60_000, 120_000, 200_000, 272_000, 372_000, 1_000_000];
+
 /** Output token cap of the faux model; Pi reserves it for replies and summaries. Default 16,384. */
 export const DEFAULT_MAX_TOKENS = 16_384;
 

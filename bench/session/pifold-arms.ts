@@ -4,50 +4,48 @@
 // and in what the scripted agent does with the tool. Also reads each run's fold measures back from the session.
 
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
-import type { PiFoldOptions } from "../../src/pi/options.ts";
-import { registerPiFold } from "../../src/pi/register.ts";
-import type { FoldRuntime } from "../../src/pi/runtime.ts";
-import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arms.ts";
+import type { PiFoldOptions } from "../../src/options/index.ts";
+import { type PiFold, piChainKey, registerPiFold } from "../../src/pi/index.ts";
+import { emptyState, replay } from "../../src/state/index.ts";
+import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arm-types.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
 import { pifoldTotalWindow } from "./options.ts";
-import { addPeekedReads, briefRoute, handIn, peekRoute, recoverFromFolds } from "./pifold-policy.ts";
+import { addPeekedReads, briefRoute, handIn, peekRoute } from "./pifold-policy.ts";
+import { commitChecks } from "./predictions.ts";
+import { recallMetrics } from "./recall-metrics.ts";
+import { recoverListed, searchRoute } from "./search-route.ts";
 import { textOf } from "./window.ts";
 
-const runtimes = new WeakMap<ArmEnv, FoldRuntime>();
+const runtimes = new WeakMap<ArmEnv, PiFold>();
 
 function withPiFold(options: PiFoldOptions): (env: ArmEnv) => ReturnType<NonNullable<ArmDefinition["extensions"]>> {
 	return (env) => [
 		(pi) => {
-			runtimes.set(env, registerPiFold(pi, { ...options, providerTotalWindow: pifoldTotalWindow(env.window) }));
+			const code = { ...options, providerTotalWindow: pifoldTotalWindow(env.window) };
+			runtimes.set(env, registerPiFold(pi, code, { agentDir: env.agentDir }));
 		},
 	];
 }
 
-/** Fold measures of one finished run, read from the session's entries and pi-fold's runtime. */
-export function foldMetrics(session: AgentSession, env: ArmEnv): FoldMetrics {
-	const runtime = runtimes.get(env);
-	const decisionType = runtime?.names.decisionEntryType ?? "pi-fold:decision";
+/** Commit records on the branch: how many, and the marks they applied by origin. */
+function commitCounts(entries: readonly { type: string; customType?: string; data?: unknown }[], decisionType: string) {
 	let commits = 0;
 	let agentMarks = 0;
 	let topUpMarks = 0;
-	for (const entry of session.sessionManager.getEntries()) {
-		const e = entry as {
-			type: string;
-			customType?: string;
-			data?: { kind?: string; agentMarks?: unknown[]; topUpMarks?: unknown[] };
-		};
-		if (e.type !== "custom" || e.customType !== decisionType || e.data?.kind !== "commit") continue;
+	for (const e of entries) {
+		const data = e.data as { kind?: string; agentMarks?: unknown[]; topUpMarks?: unknown[] } | undefined;
+		if (e.type !== "custom" || e.customType !== decisionType || data?.kind !== "commit") continue;
 		commits++;
-		agentMarks += e.data.agentMarks?.length ?? 0;
-		topUpMarks += e.data.topUpMarks?.length ?? 0;
+		agentMarks += data.agentMarks?.length ?? 0;
+		topUpMarks += data.topUpMarks?.length ?? 0;
 	}
+	return { commits, agentMarks, topUpMarks };
+}
+
+/** The agent's calls of the context tool, from the messages as they were sent (not the projected window). */
+function contextToolCalls(session: AgentSession) {
 	const calls = new Map<string, Record<string, unknown>>();
-	let peeks = 0;
-	let peekBytes = 0;
-	let expands = 0;
-	let foldCalls = 0;
-	let refusedCalls = 0;
-	// The session's entries hold every message as it was sent (session.messages is the projected window).
+	const out = { foldCalls: 0, refusedCalls: 0, peeks: 0, peekBytes: 0, expands: 0 };
 	for (const entry of session.sessionManager.getEntries()) {
 		if (entry.type !== "message") continue;
 		const m = entry.message;
@@ -55,33 +53,41 @@ export function foldMetrics(session: AgentSession, env: ArmEnv): FoldMetrics {
 			for (const b of m.content) if (b.type === "toolCall") calls.set(b.id, b.arguments as Record<string, unknown>);
 		if (m.role !== "toolResult" || m.toolName !== CONTEXT_TOOL) continue;
 		const args = calls.get(m.toolCallId);
-		if (m.isError) refusedCalls++;
+		if (m.isError) out.refusedCalls++;
 		else if (args?.action === "peek") {
-			peeks++;
+			out.peeks++;
 			const range = /^\[peek f[0-9a-f]+ · bytes (\d+)-(\d+)/.exec(textOf(m.content));
-			if (range) peekBytes += Number(range[2]) - Number(range[1]);
-		} else if (args?.action === "expand") expands++;
-		else if (args?.action === "fold") foldCalls++;
+			if (range) out.peekBytes += Number(range[2]) - Number(range[1]);
+		} else if (args?.action === "expand") out.expands++;
+		else if (args?.action === "fold") out.foldCalls++;
 	}
-	const state = runtime?.sync({ sessionManager: session.sessionManager });
-	const folds = [...(state?.folds.values() ?? [])];
-	const counts = runtime?.observer.counts();
+	return out;
+}
+
+/** Fold measures of one finished run, read from the session's entries and pi-fold's runtime. */
+export function foldMetrics(session: AgentSession, env: ArmEnv): FoldMetrics {
+	const runtime = runtimes.get(env)?.runtime;
+	const decisionType = runtime?.names.decisionEntryType ?? "pi-fold:decision";
+	const branch = session.sessionManager.getBranch();
+	const records = branch.flatMap((e) =>
+		e.type === "custom" && e.customType === decisionType ? [{ entryId: e.id, data: e.data }] : [],
+	);
+	const state = replay(records, emptyState(), piChainKey());
+	const folds = [...state.folds.values()];
+	const counts = runtime?.telemetry.view().counters;
 	return {
-		commits,
+		...commitCounts(session.sessionManager.getEntries(), decisionType),
 		folds: folds.length,
 		agentFolds: folds.filter((f) => f.origin === "agent").length,
 		ladderFolds: folds.filter((f) => f.origin === "ladder").length,
 		modelBriefs: folds.filter((f) => (f as { briefSource?: string }).briefSource === "model").length,
-		pendingMarks: state?.pendingMarks.size ?? 0,
-		agentMarks,
-		topUpMarks,
-		foldCalls,
-		refusedCalls,
-		peeks,
-		peekBytes,
-		expands,
+		pendingMarks: state.pendingMarks.size,
+		...contextToolCalls(session),
 		rewrites: counts?.rewrites ?? 0,
 		unattributedRewrites: counts?.unattributedRewrites ?? 0,
+		fencedAborts: runtime?.telemetry.view().fenced.aborted ?? 0,
+		commitChecks: commitChecks(branch, decisionType),
+		recall: recallMetrics(session, state),
 	};
 }
 
@@ -99,10 +105,10 @@ const common = {
  * from their folds.
  */
 const agent = {
-	routes: [briefRoute, peekRoute],
+	routes: [briefRoute, searchRoute, peekRoute],
 	beforeSubmit: handIn,
 	augmentView: addPeekedReads,
-	recoverFiles: recoverFromFolds,
+	recoverFiles: recoverListed,
 } satisfies Partial<ArmDefinition>;
 
 export const PIFOLD_ARMS: readonly ArmDefinition[] = [
@@ -110,7 +116,7 @@ export const PIFOLD_ARMS: readonly ArmDefinition[] = [
 		...common,
 		name: "pifold-ladder",
 		description:
-			"pi-fold defaults (immediate scheduling, session-model briefs), Pi's compaction on; the agent never calls the tool: the automatic ladder alone",
+			"pi-fold's defaults (cost scheduling, session-model briefs when they pay), Pi's compaction on; the agent never calls the tool: the automatic ladder alone",
 		extensions: withPiFold({}),
 		routes: [briefRoute],
 	},
@@ -134,8 +140,8 @@ export const PIFOLD_ARMS: readonly ArmDefinition[] = [
 		...common,
 		name: "pifold-agent",
 		description:
-			"issue 4's agent-curation arm under the default (immediate) scheduling: since issue 5 the same agent runs in pifold-immediate, so it is not in the default run",
-		extensions: withPiFold({ foldScheduling: "immediate" }),
+			"pi-fold's defaults (cost scheduling) with the curating agent: it marks each handed-in stage with its own brief and recovers old facts through the brief's handle before rereading from disk",
+		extensions: withPiFold({}),
 		...agent,
 	},
 ];

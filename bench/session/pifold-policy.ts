@@ -1,10 +1,12 @@
 // The scripted agent's pi-fold behaviour, decided from the window alone like the rest of the policy: mark the spans
 // it has finished with (a handed-in stage, once it has aged out of pi-fold's fresh tail) with a short brief naming the
-// stage, its files and its receipt; read receipts off visible briefs; and, for a fact that is not visible, use a
-// brief's handle: `peek` page by page (bounded), `expand` only when paging cannot settle it; a receipt whose fold no
-// visible brief names is looked up in the fold tree (`status`, bounded pages). Pure functions.
+// stage, its files (with line counts) and its receipt; read receipts and line counts off visible briefs; search
+// (search-route.ts); and, for a fact search did not settle, use a brief's handle: `peek` page by page (bounded),
+// `expand` only when paging cannot settle it; a receipt whose fold no visible brief names is looked up in the fold
+// tree (`status`, bounded pages). Pure functions.
 
 import { FRESH_TAIL_UNITS } from "../../src/transcript/index.ts";
+import { countLines } from "./facts.ts";
 import {
 	briefReceipts,
 	CONTEXT_TOOL,
@@ -19,20 +21,51 @@ import { RECEIPT_LINE } from "./protocol.ts";
 import { answerFromFileText, questionTarget, type RecoveryRoute, type ToolCallSpec } from "./routes.ts";
 import { callsSince, type QuestionView, type StageView, type WindowView } from "./window.ts";
 
-/** Bytes per peek page the agent asks for (pi-fold's default is 12,000; its cap 64,000). */
+/** Bytes per peek page the agent asks for at most (pi-fold's default is 12,000; its cap 64,000). */
 export const PEEK_PAGE_BYTES = 32_000;
+/** Share of its window one peek page may take (~4 bytes a token): 12,000 bytes at 60k, 32,000 from 160k. */
+export const PEEK_WINDOW_SHARE = 0.05;
+
+/** The page the agent asks for in a window of `windowTokens` (unknown: the largest). */
+export function peekPageBytes(windowTokens: number | undefined): number {
+	if (windowTokens === undefined) return PEEK_PAGE_BYTES;
+	return Math.max(4_000, Math.min(PEEK_PAGE_BYTES, Math.round(windowTokens * 4 * PEEK_WINDOW_SHARE)));
+}
 /** Pages of one fold the agent reads for one question before it expands the fold instead. */
 export const PEEK_MAX_PAGES = 4;
+/** Window tokens per page the agent reads for one question: one page at 60k, the full four from 240k. */
+export const WINDOW_TOKENS_PER_PAGE = 60_000;
+
+/** Pages of one fold the agent reads for one question in a window of `windowTokens`. */
+export function peekMaxPages(windowTokens: number | undefined): number {
+	if (windowTokens === undefined) return PEEK_MAX_PAGES;
+	return Math.max(1, Math.min(PEEK_MAX_PAGES, Math.floor(windowTokens / WINDOW_TOKENS_PER_PAGE)));
+}
 /** Characters of an agent-written brief at most (pi-fold refuses briefs over 1,200). */
 export const AGENT_BRIEF_MAX_CHARS = 1_000;
 
-/** Receipts named in visible briefs (the window, read through pi-fold's placeholders). */
+/** Receipts and line counts named in visible briefs: pi-fold's placeholders, and the agent's own fold calls. */
 export const briefRoute: RecoveryRoute = {
 	name: "brief",
 	resolve(q, view) {
-		if (q.kind !== "receipt" || q.aboutStage === undefined) return undefined;
-		const receipt = briefReceipts(view).get(q.aboutStage);
-		return receipt ? { answer: receipt } : undefined;
+		if (q.kind === "receipt" && q.aboutStage !== undefined) {
+			const receipt = briefReceipts(view).get(q.aboutStage);
+			return receipt ? { answer: receipt } : undefined;
+		}
+		const file = q.kind === "line-count" ? questionTarget(q).file : undefined;
+		if (!file) return undefined;
+		const named = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\((\\d+) lines\\)`);
+		const briefs = [
+			...placeholders(view.messages).map((p) => p.brief),
+			...view.results.flatMap((r) =>
+				r.call?.name === CONTEXT_TOOL && typeof r.call.args.brief === "string" ? [r.call.args.brief] : [],
+			),
+		];
+		for (const brief of briefs.reverse()) {
+			const m = named.exec(brief);
+			if (m) return { answer: m[1] as string };
+		}
+		return undefined;
 	},
 };
 
@@ -129,7 +162,8 @@ function answerFromPeeks(q: QuestionView, view: WindowView): string | undefined 
 
 /**
  * The brief's handle: answer from visible peek pages; else peek the fold whose brief covers the question, page by
- * page; after PEEK_MAX_PAGES pages (or when paging ended without the fact) expand it once, then let the window answer.
+ * page; after its pages (PEEK_MAX_PAGES, fewer in a small window: peekMaxPages) or when paging ended without the
+ * fact, expand it once, then let the window answer.
  */
 export const peekRoute: RecoveryRoute = {
 	name: "peek",
@@ -145,23 +179,33 @@ export const peekRoute: RecoveryRoute = {
 		const since = callsSince(view, stage.index).filter((c) => c.name === CONTEXT_TOOL);
 		if (since.some((c) => c.args.action === "expand" && c.args.id === fold.id)) return undefined;
 		const source = peekedSources(view).get(fold.id);
-		if (!source) return { calls: [peek(fold.id, 0)] };
-		if (source.next !== undefined && source.pages < PEEK_MAX_PAGES) return { calls: [peek(fold.id, source.next)] };
+		const bytes = peekPageBytes(view.windowTokens);
+		if (!source) return { calls: [peek(fold.id, 0, bytes)] };
+		if (source.next !== undefined && source.pages < peekMaxPages(view.windowTokens))
+			return { calls: [peek(fold.id, source.next, bytes)] };
 		// Read to its end without the fact: the fold does not hold it (the next route rereads from disk).
 		if (source.next === undefined) return undefined;
 		return { calls: [{ name: CONTEXT_TOOL, args: { action: "expand", id: fold.id } }] };
 	},
 };
 
-function peek(id: string, offset: number): ToolCallSpec {
-	return { name: CONTEXT_TOOL, args: { action: "peek", id, offset, bytes: PEEK_PAGE_BYTES } };
+function peek(id: string, offset: number, bytes: number): ToolCallSpec {
+	return { name: CONTEXT_TOOL, args: { action: "peek", id, offset, bytes } };
 }
 
-/** The agent's brief for a finished stage: stage, files, receipt. Bounded. */
-export function stageBrief(stage: StageView, receipt: string | undefined, stageCount: number): string {
+/**
+ * The agent's brief for a finished stage: stage, files (with their line counts when it saw them), receipt. Bounded:
+ * the file list is what shortens.
+ */
+export function stageBrief(
+	stage: StageView,
+	receipt: string | undefined,
+	stageCount: number,
+	lines: ReadonlyMap<string, number> = new Map(),
+): string {
 	const head = `Stage ${stage.stage} of ${stageCount}, handed in.`;
 	const tail = receipt ? ` Receipt for stage ${stage.stage}: ${receipt}.` : "";
-	let files = stage.files.join(", ");
+	let files = stage.files.map((f) => (lines.has(f) ? `${f} (${lines.get(f)} lines)` : f)).join(", ");
 	const room = AGENT_BRIEF_MAX_CHARS - head.length - tail.length - 12;
 	if (files.length > room) files = `${files.slice(0, Math.max(0, room - 3))}...`;
 	return `${head} Read ${files || "no files"}.${tail}`;
@@ -216,11 +260,21 @@ export function markFinished(view: WindowView, current: StageView, briefs: Brief
 				action: "fold",
 				from: open.id,
 				to,
-				brief: stageBrief(s, briefs === "receipts" ? receipt : undefined, s.stageCount),
+				brief: stageBrief(s, briefs === "receipts" ? receipt : undefined, s.stageCount, lineCounts(view, s)),
 			},
 		});
 	}
 	return calls;
+}
+
+/** Line counts of the stage's files whose text the window shows. */
+export function lineCounts(view: WindowView, stage: StageView): Map<string, number> {
+	const out = new Map<string, number>();
+	for (const f of stage.files) {
+		const read = view.reads.get(f);
+		if (read) out.set(f, countLines(read.text));
+	}
+	return out;
 }
 
 /** Refolds every fold the agent expanded that the window still shows expanded (an expand without a later refold). */
@@ -243,7 +297,7 @@ export function handIn(view: WindowView, stage: StageView): ToolCallSpec[] {
 	return [...refoldExpanded(view), ...markFinished(view, stage)];
 }
 
-/** The hand-in with briefs that leave receipts out, so a receipt can only come back through `peek`. */
+/** The hand-in with briefs that leave receipts out, so a receipt can only come back from the folds (search, peek). */
 export function handInTerse(view: WindowView, stage: StageView): ToolCallSpec[] {
 	return [...refoldExpanded(view), ...markFinished(view, stage, "files")];
 }
@@ -265,28 +319,4 @@ export function addPeekedReads(view: WindowView): void {
 					isError: false,
 					index: lastPage.get(source.id) ?? 0,
 				});
-}
-
-/**
- * Listed files the window does not show but a fold's brief names: peek that fold page by page instead of reading
- * the file from disk again; a file the pages never showed (or past PEEK_MAX_PAGES) is read from disk.
- */
-export function recoverFromFolds(
-	view: WindowView,
-	_stage: StageView,
-	missing: string[],
-): { calls: ToolCallSpec[]; rest: string[] } {
-	const folds = placeholders(view.messages).reverse();
-	const sources = peekedSources(view);
-	const calls: ToolCallSpec[] = [];
-	const rest: string[] = [];
-	for (const path of missing) {
-		const fold = folds.find((p) => p.brief.includes(path));
-		const source = fold ? sources.get(fold.id) : undefined;
-		if (fold && !source) calls.push(peek(fold.id, 0));
-		else if (fold && source && source.next !== undefined && source.pages < PEEK_MAX_PAGES)
-			calls.push(peek(fold.id, source.next));
-		else rest.push(path);
-	}
-	return { calls, rest };
 }

@@ -32,6 +32,8 @@ export interface PolicyOptions {
 	observer?: PolicyObserver;
 	/** Upper bound of characters in one compaction summary. */
 	summaryMaxChars?: number;
+	/** The model's context window in tokens (the agent sizes what it asks for by it). */
+	windowTokens?: number;
 }
 
 export interface Decision {
@@ -41,6 +43,7 @@ export interface Decision {
 
 export function decide(messages: readonly Message[], options: PolicyOptions = {}): Decision {
 	const view = buildView(messages);
+	if (options.windowTokens !== undefined) view.windowTokens = options.windowTokens;
 	options.augmentView?.(view);
 	if (view.complete) return { text: "Assignment complete: every stage was opened, read and handed in.", calls: [] };
 	const current = view.stages.at(-1);
@@ -71,13 +74,14 @@ export function decide(messages: readonly Message[], options: PolicyOptions = {}
 			.map((c) => String(c.args.path)),
 	);
 	const missing = current.files.filter((f) => !view.reads.has(f) && !tried.has(f));
-	if (missing.length > 0) {
-		const recovered = options.recoverFiles?.(view, current, missing) ?? { calls: [], rest: missing };
+	const recovered =
+		missing.length > 0 ? (options.recoverFiles?.(view, current, missing) ?? { calls: [], rest: missing }) : null;
+	// A file the arm holds another way (a fold with a current read of it) needs no call: go on to the questions.
+	if (recovered && recovered.calls.length + recovered.rest.length > 0)
 		return {
 			text: `Stage ${current.stage}: reading ${missing.length} file${missing.length === 1 ? "" : "s"}.`,
 			calls: [...dedupe(recovered.calls), ...recovered.rest.map((path) => ({ name: "read", args: { path } }))],
 		};
-	}
 	const routes = [visibleRoute, ...(options.routes ?? []), rereadRoute];
 	const answers: Record<string, string> = {};
 	const answeredBy: Record<string, string> = {};

@@ -5,7 +5,7 @@
 import type { AssistantMessage, FauxResponseFactory, Message, Model, Provider } from "@earendil-works/pi-ai";
 import { isBriefRequest } from "./brief-writer.ts";
 import type { PiHost } from "./host.ts";
-import type { RequestRecord } from "./ledger.ts";
+import { PRICES, type RequestRecord } from "./ledger.ts";
 import { NO_USAGE } from "./policy.ts";
 import { isSummaryRequest } from "./summarizer.ts";
 
@@ -63,11 +63,24 @@ export function messageText(ai: PiHost["ai"], message: Message): string {
 	}
 }
 
+/** The price table as the model states it (pi-ai `ModelCost`), so pi-fold's cost policy reads the benchmark's prices. */
+export const MODEL_COST = {
+	...PRICES.base,
+	cacheWrite: PRICES.base.input,
+	tiers: [{ ...PRICES.long, cacheWrite: PRICES.long.input, inputTokensAbove: PRICES.longContextThreshold }],
+};
+
 export function createBenchProvider(ai: PiHost["ai"], options: BenchProviderOptions): BenchProvider {
 	const core = ai.createFauxCore({
 		provider: PROVIDER_ID,
 		models: [
-			{ id: MODEL_ID, name: "Faux benchmark model", contextWindow: options.window, maxTokens: options.maxTokens },
+			{
+				id: MODEL_ID,
+				name: "Faux benchmark model",
+				contextWindow: options.window,
+				maxTokens: options.maxTokens,
+				cost: MODEL_COST,
+			},
 		],
 	});
 	core.setResponses(Array.from({ length: options.maxRequests + 1 }, () => options.factory));

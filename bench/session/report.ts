@@ -2,101 +2,18 @@
 // printed to stdout and written as report.md. Numbers come only from the ledger and the run records. Pure functions.
 
 import { z } from "zod";
-import type { FoldMetrics } from "./arms.ts";
 import { type LedgerTotals, ledgerTotals, PRICES, type RequestRecord } from "./ledger.ts";
 import type { Plan } from "./plan.ts";
+import { recallTargets } from "./recall-targets.ts";
 import { stagesCompleted } from "./record.ts";
+import { type ArmReport, armReportSchema, totalsSchema } from "./report-schema.ts";
 import type { ArmRun } from "./session.ts";
 import { evaluateTargets, targetSchema } from "./targets.ts";
 
+export { type ArmReport, armReportSchema, foldMetricsSchema, requestSchema, totalsSchema } from "./report-schema.ts";
+
 const count = z.number().int().nonnegative();
 const amount = z.number().nonnegative();
-
-export const requestSchema = z.object({
-	seq: count,
-	kind: z.enum(["agent", "summary", "brief"]),
-	stage: count,
-	messages: count,
-	chars: count,
-	context: count,
-	input: count,
-	cacheRead: count,
-	cacheWrite: count,
-	output: count,
-	pureAppend: z.boolean().nullable(),
-	rejected: z.boolean(),
-	stopReason: z.string(),
-	ms: amount,
-});
-
-export const totalsSchema = z.object({
-	requests: count,
-	billedCalls: count,
-	rejectedCalls: count,
-	summaryCalls: count,
-	briefCalls: count,
-	totalTokens: count,
-	freshInput: count,
-	cacheRead: count,
-	output: count,
-	cacheShare: z.number().min(0).max(1),
-	peakContext: count,
-	meanContext: amount,
-	projectionRewrites: count,
-	cost: amount,
-	flatCost: amount,
-	surcharge: amount,
-	surchargeRequests: count,
-}) satisfies z.ZodType<LedgerTotals>;
-
-const tally = z.object({ correct: count, total: count });
-
-export const foldMetricsSchema = z.object({
-	commits: count,
-	folds: count,
-	agentFolds: count,
-	ladderFolds: count,
-	modelBriefs: count,
-	pendingMarks: count,
-	agentMarks: count,
-	topUpMarks: count,
-	foldCalls: count,
-	refusedCalls: count,
-	peeks: count,
-	peekBytes: count,
-	expands: count,
-	rewrites: count,
-	unattributedRewrites: count,
-}) satisfies z.ZodType<FoldMetrics>;
-
-export const armReportSchema = z.object({
-	name: z.string(),
-	description: z.string(),
-	status: z.enum(["complete", "overflow", "stalled", "error"]),
-	error: z.string().optional(),
-	wallMs: amount,
-	stageCount: count,
-	stagesCompleted: count,
-	totals: totalsSchema,
-	compactions: count,
-	foldEvents: count,
-	fileReads: z.object({ count, chars: count }),
-	rereads: z.object({ count, chars: count }),
-	probes: tally,
-	/** Receipt probes alone: codes that existed only in a stage result, never on disk. */
-	receiptProbes: tally,
-	revisits: tally,
-	/** Peak request context from the first rewrite (first commit, or first compaction) on; null without one. */
-	peakAfterFirstRewrite: count.nullable(),
-	/** pi-fold arms: what pi-fold did. */
-	pifold: foldMetricsSchema.optional(),
-	notes: z.object({ accepted: count, total: count }),
-	/** Answers per source: "window", "summary", "reread", arm routes, "none". */
-	answersBy: z.record(z.string(), count),
-	reissues: count,
-	wrongKeys: count,
-	requests: z.array(requestSchema),
-});
 
 export const reportSchema = z.object({
 	version: z.literal(1),
@@ -141,10 +58,11 @@ export const reportSchema = z.object({
 	arms: z.array(armReportSchema),
 	/** The issue-5 targets, checked on this report's arms (verdicts with the measured values). */
 	targets: z.array(targetSchema),
+	/** Issue 12's recall targets (bench/session/recall-targets.ts). */
+	recallTargets: z.array(targetSchema),
 });
 
 export type Report = z.infer<typeof reportSchema>;
-export type ArmReport = z.infer<typeof armReportSchema>;
 
 export interface ReportContext {
 	command: string;
@@ -245,6 +163,7 @@ export function buildReport(runs: ArmRun[], plan: Plan, context: ReportContext):
 			: {}),
 		arms,
 		targets: evaluateTargets(arms, { window: context.window, maxTokens: context.maxTokens }),
+		recallTargets: recallTargets(arms),
 	};
 	return reportSchema.parse(report);
 }

@@ -76,6 +76,9 @@ export const visibleRoute: RecoveryRoute = {
 			// A read made after the stage opened, of a file the stage did not list, was a reread for this question.
 			const reread = read !== undefined && read.index > stage.index && !stage.files.includes(path);
 			if (answer !== undefined && read?.toolName !== "read") return { answer, via: "peek" };
+			// An old read back in view after an expand this stage is the expand's answer.
+			const expanded = callsSince(view, stage.index).some((c) => c.args.action === "expand");
+			if (answer !== undefined && expanded && (read?.index ?? 0) < stage.index) return { answer, via: "expand" };
 			if (answer !== undefined) return reread ? { answer, via: "reread" } : { answer };
 		}
 		return undefined;

@@ -5,9 +5,10 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { AgentSession, ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arms.ts";
 import { type Corpus, materializeCorpus } from "./corpus.ts";
-import { loadPiHost } from "./host.ts";
+import { loadPiHost, type PiHost } from "./host.ts";
 import type { RequestRecord } from "./ledger.ts";
 import type { Plan } from "./plan.ts";
 import { createPolicyFactory } from "./policy.ts";
@@ -50,122 +51,172 @@ export interface RunArmOptions {
 	onProgress?: (line: string) => void;
 }
 
+/** The temporary folders of one run: the workspace holding the plan's files, the agent dir, the sessions. */
+interface RunDirs {
+	tmp: string;
+	workspace: string;
+	agentDir: string;
+	sessionDir: string;
+}
+
+function prepareDirs(plan: Plan, corpus: Corpus): RunDirs {
+	const tmp = mkdtempSync(join(tmpdir(), "pi-fold-demo-"));
+	const dirs = { tmp, workspace: join(tmp, "work"), agentDir: join(tmp, "agent"), sessionDir: join(tmp, "sessions") };
+	for (const dir of [dirs.workspace, dirs.agentDir, dirs.sessionDir]) mkdirSync(dir, { recursive: true });
+	materializeCorpus(
+		corpus,
+		plan.files.map((f) => f.path),
+		dirs.workspace,
+	);
+	return dirs;
+}
+
+/** The scripted agent's response factory for `arm`, counting answers per recovery route. */
+function policyFor(arm: ArmDefinition, options: RunArmOptions, routes: Record<string, number>) {
+	return createPolicyFactory({
+		routes: arm.routes ?? [],
+		...(arm.beforeSubmit ? { beforeSubmit: arm.beforeSubmit } : {}),
+		...(arm.augmentView ? { augmentView: arm.augmentView } : {}),
+		...(arm.recoverFiles ? { recoverFiles: arm.recoverFiles } : {}),
+		...(options.summaryMaxChars ? { summaryMaxChars: options.summaryMaxChars } : {}),
+		windowTokens: options.window,
+		observer: {
+			answered: (_s, _q, route) => {
+				routes[route] = (routes[route] ?? 0) + 1;
+			},
+		},
+	});
+}
+
+/** A real Pi session on the benchmark's model, with the arm's settings, extensions and tools. */
+async function createArmSession(
+	host: PiHost,
+	arm: ArmDefinition,
+	env: ArmEnv & RunDirs,
+	bench: ReturnType<typeof createBenchProvider>,
+	stageTool: ExtensionFactory,
+) {
+	const { createAgentSession, DefaultResourceLoader, ModelRuntime, SessionManager, SettingsManager } = host.agent;
+	const modelRuntime = await ModelRuntime.create({
+		authPath: join(env.agentDir, "auth.json"),
+		modelsPath: null,
+		allowModelNetwork: false,
+	});
+	modelRuntime.registerNativeProvider(bench.provider);
+	const settingsManager = SettingsManager.inMemory({ compaction: { enabled: arm.compaction } });
+	const loader = new DefaultResourceLoader({
+		cwd: env.workspace,
+		agentDir: env.agentDir,
+		settingsManager,
+		extensionFactories: [stageTool, ...(arm.extensions?.(env) ?? [])],
+		noContextFiles: true,
+		noSkills: true,
+		noPromptTemplates: true,
+		noThemes: true,
+		systemPrompt: SYSTEM_PROMPT,
+	});
+	await loader.reload();
+	const { session } = await createAgentSession({
+		cwd: env.workspace,
+		agentDir: env.agentDir,
+		model: bench.model,
+		thinkingLevel: "off",
+		modelRuntime,
+		settingsManager,
+		resourceLoader: loader,
+		sessionManager: SessionManager.create(env.workspace, env.sessionDir),
+		tools: ["read", "ls", "find", STAGE_TOOL, ...(arm.tools ?? [])],
+	});
+	return session;
+}
+
+/** Prompts the task once and waits for the turn to end; the last error the session reported, if any. */
+async function runTask(session: AgentSession, plan: Plan): Promise<string | undefined> {
+	let error: string | undefined;
+	await session.bindExtensions({
+		onError: (e) => {
+			error = `${e.event}: ${e.error}`;
+		},
+	});
+	try {
+		await session.prompt(taskMessage(plan));
+	} catch (e) {
+		error = e instanceof Error ? e.message : String(e);
+	}
+	const last = [...session.messages]
+		.reverse()
+		.find((m) => m.role === "assistant" && (m as { errorMessage?: string }).errorMessage) as
+		| { errorMessage?: string }
+		| undefined;
+	return error ?? last?.errorMessage;
+}
+
+function statusOf(record: RunRecord, ledger: readonly RequestRecord[], error: string | undefined): ArmStatus {
+	if (record.complete) return "complete";
+	if (ledger.some((r) => r.rejected)) return "overflow";
+	return !error || error.startsWith(REQUEST_CAP_ERROR) ? "stalled" : "error";
+}
+
+/** Runs `fn` with Pi's agent directory pointed at `dir` (the run's own; nothing lands in the user's ~/.pi). */
+async function withAgentDir<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+	const before = process.env.PI_CODING_AGENT_DIR;
+	process.env.PI_CODING_AGENT_DIR = dir;
+	try {
+		return await fn();
+	} finally {
+		if (before === undefined) delete process.env.PI_CODING_AGENT_DIR;
+		else process.env.PI_CODING_AGENT_DIR = before;
+	}
+}
+
 export async function runArm(arm: ArmDefinition, plan: Plan, corpus: Corpus, options: RunArmOptions): Promise<ArmRun> {
 	const host = await loadPiHost();
-	const { createAgentSession, DefaultResourceLoader, ModelRuntime, SessionManager, SettingsManager } = host.agent;
-	const tmp = mkdtempSync(join(tmpdir(), "pi-fold-demo-"));
+	const dirs = prepareDirs(plan, corpus);
 	try {
-		const workspace = join(tmp, "work");
-		const agentDir = join(tmp, "agent");
-		const sessionDir = join(tmp, "sessions");
-		for (const dir of [workspace, agentDir, sessionDir]) mkdirSync(dir, { recursive: true });
-		materializeCorpus(
-			corpus,
-			plan.files.map((f) => f.path),
-			workspace,
-		);
-		const env: ArmEnv = { plan, workspace, sessionDir, window: options.window };
-		const record = createRunRecord();
-		const routes: Record<string, number> = {};
-		const factory = createPolicyFactory({
-			routes: arm.routes ?? [],
-			...(arm.beforeSubmit ? { beforeSubmit: arm.beforeSubmit } : {}),
-			...(arm.augmentView ? { augmentView: arm.augmentView } : {}),
-			...(arm.recoverFiles ? { recoverFiles: arm.recoverFiles } : {}),
-			...(options.summaryMaxChars ? { summaryMaxChars: options.summaryMaxChars } : {}),
-			observer: {
-				answered: (_s, _q, route) => {
-					routes[route] = (routes[route] ?? 0) + 1;
-				},
-			},
+		return await withAgentDir(dirs.agentDir, async () => {
+			const env = { ...dirs, plan, window: options.window };
+			const record = createRunRecord();
+			const routes: Record<string, number> = {};
+			const bench = createBenchProvider(host.ai, {
+				window: options.window,
+				maxTokens: options.maxTokens,
+				factory: policyFor(arm, options, routes),
+				maxRequests: plan.stageCount * 12 + 64,
+				stageNow: () => record.opened,
+			});
+			const progress = progressReporter(arm.name, plan, record, bench.ledger, options.onProgress);
+			const stageTool = stageToolExtension(host, {
+				plan,
+				record,
+				currentRequest: bench.lastAgentRequest,
+				onStage: progress,
+			});
+			const session = await createArmSession(host, arm, env, bench, stageTool);
+			const started = performance.now();
+			const error = await runTask(session, plan);
+			const wallMs = performance.now() - started;
+			const foldEvents = arm.foldEvents?.(session, env) ?? 0;
+			const metrics = arm.metrics?.(session, env);
+			const sessionFile = session.sessionManager.getSessionFile();
+			session.dispose();
+			if (options.keepSessionIn && sessionFile)
+				copyFileSync(sessionFile, join(options.keepSessionIn, `${arm.name}.session.jsonl`));
+			record.rejectedCalls = bench.ledger.filter((r) => r.rejected).length;
+			const status = statusOf(record, bench.ledger, error);
+			return {
+				arm: arm.name,
+				status,
+				...(error && !record.complete ? { error } : {}),
+				wallMs,
+				ledger: bench.ledger,
+				record,
+				routes,
+				foldEvents,
+				...(metrics ? { metrics } : {}),
+			};
 		});
-		const bench = createBenchProvider(host.ai, {
-			window: options.window,
-			maxTokens: options.maxTokens,
-			factory,
-			maxRequests: plan.stageCount * 12 + 64,
-			stageNow: () => record.opened,
-		});
-		const modelRuntime = await ModelRuntime.create({
-			authPath: join(agentDir, "auth.json"),
-			modelsPath: null,
-			allowModelNetwork: false,
-		});
-		modelRuntime.registerNativeProvider(bench.provider);
-		const settingsManager = SettingsManager.inMemory({ compaction: { enabled: arm.compaction } });
-		const progress = progressReporter(arm.name, plan, record, bench.ledger, options.onProgress);
-		const loader = new DefaultResourceLoader({
-			cwd: workspace,
-			agentDir,
-			settingsManager,
-			extensionFactories: [
-				stageToolExtension(host, { plan, record, currentRequest: bench.lastAgentRequest, onStage: progress }),
-				...(arm.extensions?.(env) ?? []),
-			],
-			noContextFiles: true,
-			noSkills: true,
-			noPromptTemplates: true,
-			noThemes: true,
-			systemPrompt: SYSTEM_PROMPT,
-		});
-		await loader.reload();
-		const { session } = await createAgentSession({
-			cwd: workspace,
-			agentDir,
-			model: bench.model,
-			thinkingLevel: "off",
-			modelRuntime,
-			settingsManager,
-			resourceLoader: loader,
-			sessionManager: SessionManager.create(workspace, sessionDir),
-			tools: ["read", "ls", "find", STAGE_TOOL, ...(arm.tools ?? [])],
-		});
-		let error: string | undefined;
-		await session.bindExtensions({
-			onError: (e) => {
-				error = `${e.event}: ${e.error}`;
-			},
-		});
-		const started = performance.now();
-		try {
-			await session.prompt(taskMessage(plan));
-		} catch (e) {
-			error = e instanceof Error ? e.message : String(e);
-		}
-		const wallMs = performance.now() - started;
-		const lastError = [...session.messages]
-			.reverse()
-			.find((m) => m.role === "assistant" && (m as { errorMessage?: string }).errorMessage) as
-			| { errorMessage?: string }
-			| undefined;
-		error ??= lastError?.errorMessage;
-		const foldEvents = arm.foldEvents?.(session, env) ?? 0;
-		const metrics = arm.metrics?.(session, env);
-		const sessionFile = session.sessionManager.getSessionFile();
-		session.dispose();
-		if (options.keepSessionIn && sessionFile)
-			copyFileSync(sessionFile, join(options.keepSessionIn, `${arm.name}.session.jsonl`));
-		const status: ArmStatus = record.complete
-			? "complete"
-			: bench.ledger.some((r) => r.rejected)
-				? "overflow"
-				: !error || error.startsWith(REQUEST_CAP_ERROR)
-					? "stalled"
-					: "error";
-		record.rejectedCalls = bench.ledger.filter((r) => r.rejected).length;
-		return {
-			arm: arm.name,
-			status,
-			...(error && !record.complete ? { error } : {}),
-			wallMs,
-			ledger: bench.ledger,
-			record,
-			routes,
-			foldEvents,
-			...(metrics ? { metrics } : {}),
-		};
 	} finally {
-		rmSync(tmp, { recursive: true, force: true });
+		rmSync(dirs.tmp, { recursive: true, force: true });
 	}
 }
 

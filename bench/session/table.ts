@@ -2,6 +2,7 @@
 // an arm stopped early. Pure functions.
 
 import type { LedgerTotals } from "./ledger.ts";
+import { recallCost } from "./recall-targets.ts";
 import type { ArmReport, Report } from "./report.ts";
 
 const int = (n: number): string => Math.round(n).toLocaleString("en-US");
@@ -78,6 +79,39 @@ function pifoldRows(arms: ArmReport[]): string[][] {
 		row("Agent fold calls / refused calls", (m) => `${m.foldCalls} / ${m.refusedCalls}`),
 		row("Peeks, bytes peeked / expands", (m) => `${m.peeks}, ${mb(m.peekBytes)} / ${m.expands}`),
 		row("pi-fold rewrites / unattributed", (m) => `${m.rewrites} / ${m.unattributedRewrites}`),
+		...recallRows(arms),
+	];
+}
+
+/** Issue 12's measures: what recovering facts from folds cost, and the fold tree's depth. */
+function recallRows(arms: ArmReport[]): string[][] {
+	const row = (label: string, f: (a: ArmReport) => string): string[] => [label, ...arms.map(f)];
+	const kb = (n: number): string => `${(n / 1024).toFixed(2)} KB`;
+	const cost = (a: ArmReport, f: (c: NonNullable<ReturnType<typeof recallCost>>) => string): string => {
+		const c = recallCost(a);
+		return c ? f(c) : "-";
+	};
+	return [
+		row("Searches, bytes shown", (a) => {
+			const r = a.pifold?.recall;
+			return r ? `${r.searches}, ${kb(r.searchBytes)}` : "-";
+		}),
+		row("Fold source read per recovered fact", (a) =>
+			cost(a, (c) =>
+				c.facts === 0 ? `- (${kb(c.bytes)}, no facts)` : `${kb(c.bytes / c.facts)} (${kb(c.bytes)} / ${c.facts})`,
+			),
+		),
+		row("Tool calls per recovered fact", (a) =>
+			cost(a, (c) =>
+				c.facts === 0 ? `- (${c.calls} calls)` : `${(c.calls / c.facts).toFixed(2)} (${c.calls} / ${c.facts})`,
+			),
+		),
+		row("Fold tree depth / log2(leaf folds) + 2", (a) => {
+			const r = a.pifold?.recall;
+			return r
+				? `${r.maxDepth} / ${(r.leafFolds > 0 ? Math.log2(r.leafFolds) + 2 : 2).toFixed(1)} (${r.leafFolds} leaves)`
+				: "-";
+		}),
 	];
 }
 
@@ -145,6 +179,16 @@ export function renderTable(report: Report): string {
 			table(
 				["Target", "Measured", "Verdict"],
 				report.targets.filter((t) => t.met !== null).map((t) => [t.target, t.measured, t.met ? "met" : "MISSED"]),
+			),
+		);
+	if (report.recallTargets.some((t) => t.met !== null))
+		parts.push(
+			"",
+			"Targets (issue 12, recall), measured on this run:",
+			"",
+			table(
+				["Target", "Measured", "Verdict"],
+				report.recallTargets.filter((t) => t.met !== null).map((t) => [t.target, t.measured, t.met ? "met" : "MISSED"]),
 			),
 		);
 	const failures = arms.filter((a) => a.error).map((a) => `- ${a.name}: ${a.error}`);

@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import { pifoldServingBudget } from "./options.ts";
-import type { ArmReport } from "./report.ts";
+import type { ArmReport } from "./report-schema.ts";
 
 export const targetSchema = z.object({
 	target: z.string(),

@@ -53,6 +53,8 @@ export interface WindowView {
 	reads: Map<string, VisibleResult>;
 	stages: StageView[];
 	complete: boolean;
+	/** The model's context window in tokens, which the agent knows as any model knows its limits. */
+	windowTokens?: number;
 }
 
 export function textOf(content: unknown): string {
@@ -147,11 +149,19 @@ export function visibleTexts(view: WindowView): string[] {
 	return [...view.userTexts, ...view.results.map((r) => r.text)];
 }
 
-/** The highest stage a summary says was current, or 0. */
+/** The stage tool's refusal names the stage in progress ("... the current stage is 27; ..."). */
+const REFUSED_STAGE_LINE = /the current stage is (\d+)/g;
+
+/**
+ * The highest stage a summary says was current, or the stage tool said was in progress when it
+ * refused a call (what the agent reads when the stage's own instructions left the window), or 0.
+ */
 export function summaryStage(view: WindowView): number {
 	let max = 0;
 	for (const text of view.userTexts)
 		for (const m of text.matchAll(CURRENT_STAGE_LINE)) max = Math.max(max, Number(m[1]));
+	for (const r of view.results)
+		if (r.isError) for (const m of r.text.matchAll(REFUSED_STAGE_LINE)) max = Math.max(max, Number(m[1]));
 	return max;
 }
 

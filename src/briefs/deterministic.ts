@@ -1,12 +1,15 @@
 // The deterministic brief: a bounded, model-free summary of a span built from its structure and
 // its own words (who asked what, which tools ran on what, how the span ended). It is the default
 // for tool batches, the fallback for every summarizer failure, and all `summarizer:
-// "deterministic"` ever uses. Pure.
+// "deterministic"` ever uses. Every piece of transcript text it quotes (asks, tool targets, last
+// words) has unsafe characters escaped visibly (src/common/text.ts), so it is always a valid brief.
+// Pure.
 
+import { codePointLength, escapeUnsafe, sliceCodePoints } from "../common/index.ts";
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
-import { toolCallsOf } from "../transcript/index.ts";
+import { contentText, toolCallsOf } from "../transcript/index.ts";
 
-/** Longest brief pi-fold stores or shows, agent-written or generated. */
+/** Longest brief pi-fold stores or shows, agent-written or generated, in Unicode code points. */
 export const BRIEF_MAX_CHARS = 1_200;
 /** Characters of a quoted excerpt (first user ask, last assistant words). */
 const EXCERPT_CHARS = 240;
@@ -14,20 +17,12 @@ const EXCERPT_CHARS = 240;
 const MAX_TARGETS = 12;
 
 function textOf(message: TranscriptMessage): string {
-	const content = message.content;
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.map((block: unknown) => {
-			const b = block as { type?: unknown; text?: unknown };
-			return b.type === "text" && typeof b.text === "string" ? b.text : "";
-		})
-		.join(" ");
+	return contentText(message.content);
 }
 
 function excerpt(text: string, limit = EXCERPT_CHARS): string {
-	const flat = text.replace(/\s+/g, " ").trim();
-	return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
+	const flat = escapeUnsafe(text.replace(/\s+/g, " ").trim());
+	return codePointLength(flat) <= limit ? flat : `${sliceCodePoints(flat, limit - 1)}…`;
 }
 
 function targetOf(args: unknown): string | undefined {
@@ -40,13 +35,10 @@ function targetOf(args: unknown): string | undefined {
 	return undefined;
 }
 
-/** Truncates `text` to BRIEF_MAX_CHARS on a character boundary, marking the cut. */
+/** Truncates `text` to BRIEF_MAX_CHARS code points (never splitting a pair), marking the cut. */
 export function boundBrief(text: string): string {
-	if (text.length <= BRIEF_MAX_CHARS) return text;
-	let cut = BRIEF_MAX_CHARS - 1;
-	const code = text.charCodeAt(cut - 1);
-	if (code >= 0xd800 && code <= 0xdbff) cut--;
-	return `${text.slice(0, cut)}…`;
+	if (codePointLength(text) <= BRIEF_MAX_CHARS) return text;
+	return `${sliceCodePoints(text, BRIEF_MAX_CHARS - 1)}…`;
 }
 
 /** A deterministic brief of `leaves`: same span, same brief, never longer than BRIEF_MAX_CHARS. */
@@ -82,7 +74,8 @@ export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 	for (const [name, targets] of calls) {
 		const shown = targets.slice(0, MAX_TARGETS).join(", ");
 		const more = targets.length > MAX_TARGETS ? ` and ${targets.length - MAX_TARGETS} more` : "";
-		parts.push(targets.length > 0 ? `${name}: ${shown}${more}` : `${name} called`);
+		const tool = escapeUnsafe(name);
+		parts.push(targets.length > 0 ? `${tool}: ${shown}${more}` : `${tool} called`);
 	}
 	if (results > 0)
 		parts.push(

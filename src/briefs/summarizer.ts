@@ -1,5 +1,7 @@
 // Model-written briefs: one bounded request per fold (bounded input span, bounded output, no
-// tools), with every failure, timeout or malformed result falling back to the deterministic brief.
+// tools), with every failure, timeout or malformed result falling back to the deterministic brief. A
+// model's line breaks are normalized (CR LF and lone CR become LF); any other control character, bidi
+// control or lone surrogate in its brief is a malformed result (the fallback reason names it).
 // The model call itself is injected (the Pi adapter resolves the session model, a configured
 // `{ provider, model, effort }`, or a custom `summarizeContextSpan`), so this module is pure logic
 // plus a timer.
@@ -111,7 +113,7 @@ export async function summarizeSpan(
 	if (result === null || typeof result !== "object" || typeof result.text !== "string")
 		return fallback("summarizer returned no text");
 	if (result.toolCalls !== 0) return fallback(`summarizer made ${result.toolCalls} tool call(s); briefs allow none`);
-	const text = result.text.trim();
+	const text = result.text.replace(/\r\n?/g, "\n").trim();
 	const problem = briefProblem(text);
 	if (problem) return fallback(`summarizer brief refused: ${problem}`);
 	return {

@@ -1,6 +1,15 @@
 // Fold lattice layer: fold records, their content-derived ids and exact sources, nesting, the
 // visible structure and span snapping. Pure; no Pi imports.
 export { Lattice, LatticeError, type PlacedFold, type VisibleItem } from "./lattice.ts";
+export {
+	type FileRead,
+	FOLD_READS_MAX,
+	fileReadOf,
+	fileReadsOf,
+	isFileReadTool,
+	READ_PATH_MAX_CHARS,
+	readsField,
+} from "./reads.ts";
 export { FOLD_ID_HEX, foldId, foldSource, parseFoldSource } from "./source.ts";
 export { type SnappedSpan, SpanError, type SpanRequest, snapSpan } from "./span.ts";
 export type { BriefSource, FoldChild, FoldKind, FoldOrigin, FoldRecord } from "./types.ts";

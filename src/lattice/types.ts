@@ -1,6 +1,8 @@
 // Plain-data shapes of the fold lattice: fold records whose ordered children reach down to exact
 // session entries. Pure types; no Pi imports.
 
+import type { FileRead } from "./reads.ts";
+
 /** How a fold came to be: a tool batch, a closed chapter, an agent-chosen span, or folds of folds. */
 export type FoldKind = "tools" | "chapter" | "span" | "consolidation";
 
@@ -32,4 +34,6 @@ export interface FoldRecord {
 	readonly sourceBytes: number;
 	readonly brief: string;
 	readonly briefSource: BriefSource;
+	/** Files read inside the span (path and digest of the text returned), when the fold recorded them. */
+	readonly reads?: readonly FileRead[];
 }

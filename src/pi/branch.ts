@@ -1,47 +1,21 @@
-// Reads the active branch into the plain data the pure layers take: the transcript (context-producing
-// entries in branch order with their ORIGINAL, unedited messages), pi-fold's decision records, and
-// the context edits in force (latest per target), telling pi-fold's own edits from foreign ones.
-// Reads Pi's session manager; writes nothing.
+// Reads Pi's active branch for the runtime: the branch path and the compaction-aware context entries
+// (Pi's `buildContextEntries`), each with its ORIGINAL message (`sessionEntryToContextMessages`,
+// system messages dropped; an older compaction kept at a later index projects nothing, as in Pi's
+// own projection), handed to the runtime's `branchViewOf`. Reads Pi's session manager; writes nothing.
 
 import type { ExtensionContext, SessionEntry } from "@earendil-works/pi-coding-agent";
 import { sessionEntryToContextMessages } from "@earendil-works/pi-coding-agent";
-import type { Replacement } from "../projection/index.ts";
-import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
+import type { BranchView } from "../policy/index.ts";
+import { branchViewOf, recordsOf } from "../runtime/index.ts";
+import type { LogRecord } from "../state/index.ts";
+import type { TranscriptMessage } from "../transcript/index.ts";
 
 type ReadonlySessionManager = ExtensionContext["sessionManager"];
 
-/** Roles whose content a `context_edit` replacement swaps (Pi keeps others as they are). */
-export const EDITABLE_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "toolResult", "custom"]);
-
-export interface BranchView {
-	readonly leafId: string | null;
-	/** Context-producing entries (system messages excluded) with their original messages. */
-	readonly transcript: readonly TranscriptEntry[];
-	/** Decision records (custom entries of the decision type) in branch order. */
-	readonly records: readonly { entryId: string; data: unknown }[];
-	/** Latest context edit per target among the entries Pi projects. */
-	readonly inForce: ReadonlyMap<string, Replacement>;
-	/** Targets pi-fold has edited on this branch (found through its commit records). */
-	readonly managed: ReadonlySet<string>;
-	/** Managed targets whose latest edit in force was written by someone else. */
-	readonly foreign: ReadonlySet<string>;
-}
-
-interface CommitLike {
-	kind?: unknown;
-	edits?: unknown;
-}
-
-function editTargets(data: unknown): string[] | null {
-	const record = data as CommitLike | null;
-	if (record?.kind !== "commit" || !Array.isArray(record.edits)) return null;
-	return record.edits.map((edit) => String((edit as { targetId?: unknown }).targetId));
-}
-
-function messageOf(entry: SessionEntry): TranscriptMessage | undefined {
-	if (entry.type !== "message" && entry.type !== "custom_message" && entry.type !== "branch_summary") {
-		if (entry.type !== "compaction") return undefined;
-	}
+/** The one original non-system message `entry` contributes to context at position `index`, if any. */
+function messageOf(entry: SessionEntry, index: number): TranscriptMessage | undefined {
+	if (entry.type === "compaction" && index > 0) return undefined;
+	if (!["message", "custom_message", "branch_summary", "compaction"].includes(entry.type)) return undefined;
 	const messages = sessionEntryToContextMessages(entry).filter((m) => m.role !== "system");
 	return messages.length === 1 ? (messages[0] as unknown as TranscriptMessage) : undefined;
 }
@@ -52,54 +26,16 @@ function messageOf(entry: SessionEntry): TranscriptMessage | undefined {
  * transcript pi-fold folds: a receipt is never re-rendered, and it does not open a chapter.
  */
 export function readBranch(sm: ReadonlySessionManager, decisionType: string, receiptType?: string): BranchView {
-	const branch = sm.getBranch();
-	const records: { entryId: string; data: unknown }[] = [];
-	const ownEdits = new Set<string>();
-	const managed = new Set<string>();
-	let run: SessionEntry[] = [];
-	for (const entry of branch) {
-		if (entry.type === "context_edit") {
-			run.push(entry);
-			continue;
-		}
-		if (entry.type === "custom" && entry.customType === decisionType) {
-			records.push({ entryId: entry.id, data: entry.data });
-			const targets = editTargets(entry.data);
-			if (targets && targets.length > 0 && targets.length <= run.length) {
-				const mine = run.slice(run.length - targets.length);
-				if (mine.every((e, i) => e.type === "context_edit" && e.targetId === targets[i])) {
-					for (const e of mine) ownEdits.add(e.id);
-					for (const t of targets) managed.add(t);
-				}
-			}
-		}
-		run = [];
-	}
-	const transcript: TranscriptEntry[] = [];
-	const inForce = new Map<string, Replacement>();
-	const latestEdit = new Map<string, string>();
-	for (const entry of sm.buildContextEntries()) {
-		if (entry.type === "context_edit") {
-			inForce.set(entry.targetId, entry.replacement as Replacement);
-			latestEdit.set(entry.targetId, entry.id);
-			continue;
-		}
-		if (entry.type === "custom_message" && receiptType !== undefined && entry.customType === receiptType) continue;
-		const message = messageOf(entry);
-		if (message) transcript.push({ id: entry.id, message });
-	}
-	const foreign = new Set<string>();
-	for (const target of managed) {
-		const latest = latestEdit.get(target);
-		if (latest !== undefined && !ownEdits.has(latest)) foreign.add(target);
-	}
-	return { leafId: sm.getLeafId(), transcript, records, inForce, managed, foreign };
+	return branchViewOf({
+		leafId: sm.getLeafId(),
+		branch: sm.getBranch(),
+		context: sm.buildContextEntries().map((entry, i) => ({ entry, message: messageOf(entry, i) })),
+		decisionType,
+		receiptType,
+	});
 }
 
 /** Only the decision records of the active branch (cheaper than readBranch, for per-request sync). */
-export function branchRecords(sm: ReadonlySessionManager, decisionType: string): { entryId: string; data: unknown }[] {
-	const out: { entryId: string; data: unknown }[] = [];
-	for (const entry of sm.getBranch())
-		if (entry.type === "custom" && entry.customType === decisionType) out.push({ entryId: entry.id, data: entry.data });
-	return out;
+export function branchRecords(sm: ReadonlySessionManager, decisionType: string): LogRecord[] {
+	return recordsOf(sm.getBranch(), decisionType);
 }

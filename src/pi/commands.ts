@@ -1,81 +1,93 @@
-// The human commands: /context (a readable status: folds and the window band) and
-// /fold-context <fold|expand|refold|peek> <id> [...] (names from options.commandNames). They record
-// decisions that the next turn boundary commits, and say so. Output goes to the UI (notify) or,
-// without a UI (print/json mode), to stdout; never into the model's window.
+// The human commands (names from options.commandNames). `/context [details|tree|entries] [page]`:
+// the plain-words views (src/runtime/status: a headline with the window as Pi's footer shows it,
+// then folds, the fold tree or the unfolded entries; the details behind it). `/fold-context
+// <fold|expand|refold|peek|unmark> ...` records a decision the agent's next turn brings into the
+// model's context, and says so in slash-command words; `/fold-context adopt` vouches for held
+// decision records; `/fold-context search <text>` searches folded history (recording nothing);
+// `/fold-context config` shows each effective option and where it came from.
+// Output goes to the UI (notify) or, without a UI (print/json mode), to stdout, with unsafe
+// characters escaped visibly; never into the model's window.
 
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import type { FoldRuntime } from "./runtime.ts";
-import { statusReport } from "./status.ts";
-import { callTool } from "./tool.ts";
+import { errorMessage, escapeUnsafe } from "../common/index.ts";
+import {
+	CONTEXT_VIEWS,
+	type ContextView,
+	FOLD_COMMAND_VERBS,
+	renderConfig,
+	renderContext,
+	renderDetails,
+	runFoldCommand,
+	statusModel,
+} from "../runtime/index.ts";
+import type { PiFold } from "./host.ts";
+import { refreshFooter } from "./notices.ts";
+import { displayPath, type PiFoldSettings } from "./settings.ts";
 
-function show(ctx: ExtensionCommandContext, text: string, level: "info" | "warning" | "error" = "info"): void {
+function show(ctx: ExtensionCommandContext, raw: string, level: "info" | "warning" | "error" = "info"): void {
+	const text = escapeUnsafe(raw);
 	if (ctx.hasUI) ctx.ui.notify(text, level);
 	else process.stdout.write(`${text}\n`);
 }
 
-const VERBS = ["fold", "expand", "refold", "peek"] as const;
-
-/** Parses `/fold-context` arguments into tool arguments, or returns a usage error. */
-export function parseFoldCommand(
+/** Parses `/context` arguments: a view and a page, or a usage error. */
+function parseContextCommand(
 	args: string,
-): { ok: true; raw: Record<string, unknown> } | { ok: false; error: string } {
+	name = "context",
+): { ok: true; view: ContextView; page?: number } | { ok: false; error: string } {
 	const words = args.trim().split(/\s+/).filter(Boolean);
-	const [verb, id, ...rest] = words;
-	const usage =
-		"usage: fold <from-id> [to-id] [brief...] | expand <fold-id> | refold <fold-id> | peek <fold-id> [offset] [bytes]";
-	if (!verb || !(VERBS as readonly string[]).includes(verb) || !id) return { ok: false, error: usage };
-	if (verb === "fold") {
-		const [to, ...brief] = rest;
-		return {
-			ok: true,
-			raw: { action: "fold", from: id, to: to ?? id, ...(brief.length > 0 ? { brief: brief.join(" ") } : {}) },
-		};
-	}
-	if (verb === "peek") {
-		const [offset, bytes] = rest.map(Number);
-		if ((offset !== undefined && !Number.isInteger(offset)) || (bytes !== undefined && !Number.isInteger(bytes)))
-			return { ok: false, error: usage };
-		return {
-			ok: true,
-			raw: {
-				action: "peek",
-				id,
-				...(offset !== undefined ? { offset } : {}),
-				...(bytes !== undefined ? { bytes } : {}),
-			},
-		};
-	}
-	return { ok: true, raw: { action: verb, id } };
+	const usage = `usage: /${name} [details | tree | entries] [page]`;
+	const number = (w: string | undefined) => (w !== undefined && /^[1-9]\d*$/.test(w) ? Number(w) : undefined);
+	const [first, second, ...more] = words;
+	if (more.length > 0) return { ok: false, error: usage };
+	if (first === undefined) return { ok: true, view: "summary" };
+	if (number(first) !== undefined && second === undefined) return { ok: true, view: "summary", page: number(first) };
+	if (!(CONTEXT_VIEWS as readonly string[]).includes(first)) return { ok: false, error: usage };
+	if (second !== undefined && number(second) === undefined) return { ok: false, error: usage };
+	const page = number(second);
+	return { ok: true, view: first as ContextView, ...(page !== undefined ? { page } : {}) };
 }
 
-export function registerCommands(pi: ExtensionAPI, runtime: FoldRuntime): void {
+export function registerCommands(pi: ExtensionAPI, piFold: PiFold, settings: PiFoldSettings): void {
+	const { runtime } = piFold;
 	const { status, fold } = runtime.options.commandNames;
 	pi.registerCommand(status, {
-		description: "Show pi-fold's folds, the window's occupancy of the serving budget and the cache counters",
+		description: "Show how full the context window is and what pi-fold folded: [details | tree | entries] [page]",
+		getArgumentCompletions: (prefix) => {
+			const words = prefix.trimStart().split(/\s+/);
+			if (words.length > 1) return null;
+			const views = CONTEXT_VIEWS.filter((v) => v !== "summary" && v.startsWith(words[0] ?? ""));
+			return views.map((v) => ({ value: `${v} `, label: v }));
+		},
 		handler: async (args, ctx) => {
 			try {
-				const detail = args.trim() === "tree" ? "tree" : "summary";
-				show(ctx, statusReport(runtime, ctx, { detail }).text);
+				const parsed = parseContextCommand(args, status);
+				if (!parsed.ok) return show(ctx, parsed.error, "warning");
+				const model = statusModel(runtime, piFold.host(ctx));
+				const names = runtime.options.commandNames;
+				const text =
+					parsed.view === "details"
+						? renderDetails(model, names)
+						: renderContext(model, parsed.view, names, parsed.page);
+				show(ctx, text);
 			} catch (error) {
-				show(ctx, `/${status} failed: ${error instanceof Error ? error.message : String(error)}`, "error");
+				show(ctx, `/${status} failed: ${errorMessage(error)}`, "error");
 			}
 		},
 	});
 	pi.registerCommand(fold, {
-		description: "Fold, expand, refold or peek by handle: fold <from> [to] [brief] | expand|refold|peek <fold-id>",
+		description:
+			"Fold, expand, refold, peek or unmark by id, search folded history, adopt held records, show the settings: fold <first> [last] [brief] | expand|refold|peek|unmark <fold-id> | search <text> | adopt | config",
 		getArgumentCompletions: (prefix) => {
 			const words = prefix.trimStart().split(/\s+/);
 			if (words.length > 1) return null;
-			return VERBS.filter((v) => v.startsWith(words[0] ?? "")).map((v) => ({ value: `${v} `, label: v }));
+			return FOLD_COMMAND_VERBS.filter((v) => v.startsWith(words[0] ?? "")).map((v) => ({ value: `${v} `, label: v }));
 		},
 		handler: async (args, ctx) => {
-			const parsed = parseFoldCommand(args);
-			if (!parsed.ok) {
-				show(ctx, `/${fold}: ${parsed.error}`, "warning");
-				return;
-			}
-			const result = await callTool(runtime, ctx, parsed.raw, "human");
-			show(ctx, result.text, result.isError ? "warning" : "info");
+			const reply = await runFoldCommand(runtime, piFold.host(ctx), args);
+			if ("config" in reply) return show(ctx, renderConfig(settings.current, displayPath));
+			show(ctx, reply.text, reply.level);
+			refreshFooter(piFold, ctx);
 		},
 	});
 }

@@ -1,20 +1,25 @@
-// Wires pi-fold into Pi: resolves the options, creates the per-session runtime, and registers the
-// hooks (session_start / session_tree rebuild, context fences then observes, message_end records
-// usage, turn_end / agent_before_settle commit through the scheduler, tool_call's opportunistic fold
-// before a blocking tool, session_before_compact beside native compaction), the tool and the
-// commands. Every handler catches its own errors and reports them with the event name (out of
-// band), so a failure never kills the host.
+// Wires pi-fold into Pi: settles the options (registerPiFold's own over the settings files,
+// settings.ts; callbacks contained: option-checks.ts), creates the runtime, and registers the hooks
+// (hooks.ts), the tool (at session start, unless its name is taken), the checks of the options
+// against the session, the commands, the human's notices (notices.ts) and, last, the one handler
+// per boundary event (boundary.ts). The runtime itself knows nothing of Pi: each call gets a host
+// (host.ts) built from the event's context.
 
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { join } from "node:path";
+import { type ExtensionAPI, getAgentDir } from "@earendil-works/pi-coding-agent";
+import { errorMessage } from "../common/index.ts";
+import { type PiFoldOptions, SETTINGS_FILE_NAME } from "../options/index.ts";
+import { FoldRuntime, type SourceStore } from "../runtime/index.ts";
 import { core } from "../wasm/index.ts";
-import { beforeBlockingCall } from "./blocking.ts";
+import { registerBoundary } from "./boundary.ts";
 import { registerCommands } from "./commands.ts";
-import { beforeCompact } from "./compaction.ts";
-import { fenceRequest } from "./fence.ts";
+import { registerHooks } from "./hooks.ts";
+import { type PiFold, piHost } from "./host.ts";
 import { registerIntegrations } from "./integrations.ts";
-import { type PiFoldOptions, resolveOptions } from "./options.ts";
-import type { SourceStore } from "./ports.ts";
-import { FoldRuntime, notifierFor } from "./runtime.ts";
+import { registerNotices } from "./notices.ts";
+import { notifierFor } from "./notify.ts";
+import { containCallbacks, OptionReporter, registerToolChecked, registerWindowCheck } from "./option-checks.ts";
+import { PiFoldSettings } from "./settings.ts";
 import { briefWriterFor } from "./summarizer.ts";
 import { registerTool } from "./tool.ts";
 
@@ -23,94 +28,44 @@ export interface RegisterExtras {
 	readonly storeFactory?: (dir: string) => SourceStore;
 	/** Test seam: the model-brief timeout in ms (default SUMMARY_TIMEOUT_MS). */
 	readonly summaryTimeoutMs?: number;
+	/** Where the global settings file lives (default: Pi's agent directory, `getAgentDir()`). */
+	readonly agentDir?: string;
 }
 
-function guard<E, R>(
-	event: string,
-	handler: (event: E, ctx: ExtensionContext) => Promise<R> | R,
-): (event: E, ctx: ExtensionContext) => Promise<R | undefined> {
-	return async (e, ctx) => {
-		try {
-			return await handler(e, ctx);
-		} catch (error) {
-			try {
-				notifierFor(ctx)(`${event} failed: ${error instanceof Error ? error.message : String(error)}`, "error");
-			} catch {
-				// A stale context cannot report; the host must still live.
-			}
-			return undefined;
-		}
-	};
-}
-
-/** Registers pi-fold on `pi`; returns the runtime (tests and hosts may read its status). */
-export function registerPiFold(pi: ExtensionAPI, options?: PiFoldOptions, extras: RegisterExtras = {}): FoldRuntime {
-	const resolved = resolveOptions(options ?? {});
+/**
+ * Registers pi-fold on `pi`; returns the runtime and its host accessor. `options` win over the
+ * settings files (`pi-fold.json` in Pi's agent directory and in the project's `.pi/`); an invalid
+ * option here throws, an invalid file is reported and ignored.
+ */
+export function registerPiFold(pi: ExtensionAPI, options?: PiFoldOptions, extras: RegisterExtras = {}): PiFold {
+	const reporter = new OptionReporter();
+	const globalFile = join(extras.agentDir ?? getAgentDir(), SETTINGS_FILE_NAME);
+	const settings = new PiFoldSettings(options, globalFile, (resolved) => containCallbacks(resolved, reporter));
 	core();
-	const runtime = new FoldRuntime(pi, resolved, extras.storeFactory);
-	runtime.briefWriter = briefWriterFor(runtime, extras.summaryTimeoutMs);
-
-	pi.on(
-		"session_start",
-		guard("session_start", (event, ctx) => runtime.rebuild(ctx, `since session ${event.reason}`)),
-	);
-	pi.on(
-		"session_tree",
-		guard("session_tree", (_event, ctx) => runtime.rebuild(ctx, "since the last /tree navigation")),
-	);
-	pi.on(
-		"context",
-		guard("context", (event, ctx) => {
-			// One digest per message serves both the fence (its per-message estimates are cached by
-			// digest, so only new messages are estimated) and the window observer.
-			const digests = runtime.observer.digests(event.messages);
-			if (fenceRequest(runtime, ctx, event.messages, digests)) return undefined;
-			runtime.observe(ctx, event.messages, digests);
-			return undefined;
-		}),
-	);
-	pi.on(
-		"message_end",
-		guard("message_end", (event) => {
-			const message = event.message as {
-				role?: string;
-				usage?: { input: number; cacheRead: number; cacheWrite: number };
-			};
-			if (message.role === "assistant" && message.usage) runtime.recordUsage(message.usage);
-			return undefined;
-		}),
-	);
-	pi.on(
-		"turn_end",
-		guard("turn_end", async (event, ctx) => {
-			if (event.outcome === "aborted") return undefined;
-			return (await runtime.commit(
-				ctx,
-				event.entries,
-				`turn ${event.turnIndex} boundary`,
-				event.context?.llmMessages,
-			)) as never;
-		}),
-	);
-	pi.on(
-		"agent_before_settle",
-		guard("agent_before_settle", async (event, ctx) => {
-			return (await runtime.commit(ctx, event.entries, "settle boundary", event.context?.llmMessages)) as never;
-		}),
-	);
-	pi.on(
-		"tool_call",
-		guard("tool_call", async (event, ctx) => {
-			await beforeBlockingCall(runtime, ctx, event.toolName);
-			return undefined;
-		}),
-	);
-	pi.on(
-		"session_before_compact",
-		guard("session_before_compact", (event, ctx) => beforeCompact(runtime, event, ctx)),
-	);
-	registerTool(pi, runtime);
-	registerCommands(pi, runtime);
-	runtime.evidence = registerIntegrations(pi, runtime);
-	return runtime;
+	const runtime = new FoldRuntime(settings.options, extras.storeFactory);
+	const writeBrief = briefWriterFor(runtime, extras.summaryTimeoutMs);
+	const fold: PiFold = { runtime, host: (ctx) => piHost(pi, runtime, ctx, writeBrief) };
+	let toolRegistered = false;
+	// First, so every other session_start handler (the rebuild, the tool, evidence) sees the project's settings.
+	pi.on("session_start", (_event, ctx) => {
+		try {
+			settings.atSessionStart(fold, ctx, () => {
+				if (toolRegistered) registerTool(pi, fold);
+			});
+		} catch (error) {
+			notifierFor(ctx)(`session_start: settings files not applied: ${errorMessage(error)}`, "error");
+		}
+	});
+	registerHooks(pi, fold);
+	registerToolChecked(pi, fold, reporter, () => {
+		registerTool(pi, fold);
+		toolRegistered = true;
+	});
+	registerWindowCheck(pi, fold, reporter);
+	registerCommands(pi, fold, settings);
+	const remember = registerIntegrations(pi, fold);
+	const notice = registerNotices(pi, fold);
+	// One handler per boundary event: the commit, then the integrations' and the notices' part.
+	registerBoundary(pi, fold, [remember, notice]);
+	return fold;
 }

@@ -4,17 +4,16 @@
 // the registry (not found: one out-of-band error and the deterministic brief); "deterministic" makes
 // no call; `summarizeContextSpan` is the custom generator ("supplied" provenance). Every failure,
 // timeout or malformed result falls back to the deterministic brief (src/briefs `summarizeSpan`).
-// Usage is counted on the runtime for status: an extension cannot append Pi's `usage` session entry
-// (no boundary draft type for it, and its session manager is read-only).
+// Usage is counted in the runtime's telemetry for status: an extension cannot append Pi's `usage`
+// session entry (no boundary draft type for it, and its session manager is read-only).
 
 import type { Api, AssistantMessage, Model } from "@earendil-works/pi-ai";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { deterministicBrief, type SummaryCall, summarizeSpan } from "../briefs/index.ts";
-import { type FoldKind, type FoldRecord, foldId } from "../lattice/index.ts";
+import { type FoldKind, foldId } from "../lattice/index.ts";
+import type { BriefOut, FoldRuntime } from "../runtime/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
-import type { FoldRuntime } from "./runtime.ts";
-
-type BriefOut = { brief: string; source: FoldRecord["briefSource"] };
+import { notifierFor } from "./notify.ts";
 
 /** A summary call through Pi's model registry for `model` (text only; usage and tool calls reported). */
 function registryCall(ctx: ExtensionContext, model: Model<Api>, effort: string | undefined): SummaryCall {
@@ -80,24 +79,23 @@ export function briefWriterFor(
 	return async (ctx, leaves, kind) => {
 		const chosen = callFor(runtime, ctx, foldId(leaves), kind);
 		if ("error" in chosen && chosen.error)
-			runtime.notifyOnce(ctx, `summarizer:${chosen.error}`, `${runtime.options.brandNoun}: ${chosen.error}`, "error");
+			runtime.notifyOnce(
+				{ notify: notifierFor(ctx) },
+				`summarizer:${chosen.error}`,
+				`${runtime.options.brandNoun}: ${chosen.error}`,
+				"error",
+			);
 		if (!chosen.call) return { brief: deterministicBrief(leaves), source: "deterministic" };
 		const result = await summarizeSpan(leaves, chosen.call, {
 			source: chosen.source,
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
 		});
-		const u = runtime.summarizerUsage;
-		if (result.provenance.source === "deterministic") {
-			u.fallbacks++;
-			runtime.lastSummarizerFallback = result.provenance.fallbackReason ?? null;
-		} else u.calls++;
-		const usage = result.provenance.usage;
-		if (usage) {
-			u.input += usage.input;
-			u.output += usage.output;
-			u.cacheRead += usage.cacheRead;
-			u.cacheWrite += usage.cacheWrite;
-		}
+		const fellBack = result.provenance.source === "deterministic";
+		runtime.telemetry.recordBrief({
+			fellBack,
+			reason: result.provenance.fallbackReason,
+			usage: result.provenance.usage,
+		});
 		return { brief: result.brief, source: result.provenance.source };
 	};
 }

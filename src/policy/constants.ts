@@ -28,3 +28,12 @@ export const PRESSURE_BACKSTOP_OCCUPANCY = 0.92;
 
 /** A fold whose span ends within this many messages of the window's end applies at once in epoch mode. */
 export const TAIL_IMMEDIATE_MESSAGES = 4;
+
+/**
+ * A commit forced at the backstop that would leave the window above this share of the budget calls
+ * the rescue (src/runtime gates.ts): at that fill one more turn of growth forces the next rewrite.
+ */
+export const RESCUE_TRIGGER_SHARE = 0.6;
+
+/** The rescue folds stale units, oldest first, until the window is down to this share of the budget. */
+export const RESCUE_TARGET_SHARE = 0.45;

@@ -1,14 +1,16 @@
 // The automatic ladder's rungs, oldest first: completed read-only tool batches, structurally closed
 // chapters (absorbing only the tool folds inside their own span), and consolidation of adjacent
-// visible folds past MAX_VISIBLE_FOLDS or CONSOLIDATE_OCCUPANCY. A rung proposes; the scheduler
-// decides when anything lands. The fresh tail, the running turn's opening message, protected
-// entries and protected folds never fold. Pure.
+// visible folds past MAX_VISIBLE_FOLDS or CONSOLIDATE_OCCUPANCY, two at a time
+// (CONSOLIDATE_MIN_FOLDS) and of equal consolidation rank where it can, so the fold tree stays
+// logarithmic. A rung proposes; the scheduler decides when anything lands. The fresh tail, the
+// running turn's opening message, protected entries and protected folds never fold. Pure.
 
 import type { Lattice } from "../lattice/index.ts";
 import type { Chapter, TranscriptEntry, Unit } from "../transcript/index.ts";
-import { CONSOLIDATE_MIN_FOLDS, CONSOLIDATE_OCCUPANCY, MAX_VISIBLE_FOLDS } from "./constants.ts";
+import { CONSOLIDATE_OCCUPANCY, MAX_VISIBLE_FOLDS } from "./constants.ts";
 
-export type Rung = "tools" | "chapter" | "consolidation";
+/** A rung of the ladder; "rescue" is the last lossless resort before native compaction (src/policy rescue.ts). */
+export type Rung = "tools" | "chapter" | "consolidation" | "rescue";
 
 /** A fold a rung proposes: an entry range [start, end) and the tokens it would free. */
 export interface Proposal {
@@ -43,10 +45,14 @@ export interface LadderInput {
 	readonly occupancy: number;
 }
 
+/**
+ * Protected evidence, or entries an expand put back in view: the agent asked for them, so the ladder
+ * leaves them raw until it refolds them (folding them again would undo the expand at once).
+ */
 function protectedIn(input: LadderInput, start: number, end: number): boolean {
 	for (let i = start; i < end; i++)
 		if (input.protectedEntries.has((input.entries[i] as TranscriptEntry).id)) return true;
-	for (const id of input.protectedFolds) {
+	for (const id of [...input.protectedFolds, ...input.expanded]) {
 		const fold = input.lattice.get(id);
 		if (fold && fold.start < end && start < fold.end) return true;
 	}
@@ -88,12 +94,17 @@ export function toolProposals(input: LadderInput): Proposal[] {
 	return out;
 }
 
-/** Chapter rung: closed chapters outside the fresh tail, absorbing only tool folds inside them. */
+/**
+ * Chapter rung: closed chapters outside the fresh tail, absorbing only tool folds inside them; none
+ * holding a summary Pi inserted (no fold may, so the commit would drop it).
+ */
 export function chapterProposals(input: LadderInput): Proposal[] {
 	const out: Proposal[] = [];
 	for (const chapter of input.chapters) {
 		if (!chapter.closed || chapter.endUnit > input.freshStartUnit) continue;
 		if (input.runningTurnUnit >= chapter.startUnit && input.runningTurnUnit < chapter.endUnit) continue;
+		// After a compaction the first chapter opens with Pi's summary, which no fold may include.
+		if (input.units.slice(chapter.startUnit, chapter.endUnit).some((u) => u.kind === "summary")) continue;
 		const start = (input.units[chapter.startUnit] as Unit).start;
 		const end = (input.units[chapter.endUnit - 1] as Unit).end;
 		if (protectedIn(input, start, end) || claimed(input, start, end)) continue;
@@ -105,42 +116,92 @@ export function chapterProposals(input: LadderInput): Proposal[] {
 }
 
 /**
- * Consolidation rung: past MAX_VISIBLE_FOLDS visible collapsed folds, or at CONSOLIDATE_OCCUPANCY,
- * the oldest run of adjacent visible folds (no raw entry between them) becomes one deeper fold.
- * Past the fold-count limit the run is just long enough to come back under it.
+ * A fold's consolidation rank: 0 for any fold that is not a consolidation, else one more than the
+ * highest rank among the folds directly inside it. Merging only equal ranks (a binary counter) keeps
+ * a rank-r consolidation over at least 2^r folds of rank 0, so nesting depth grows with log2 of the
+ * folds, not with their number.
  */
-export function consolidationProposals(input: LadderInput): Proposal[] {
-	const visible = input.lattice.visible(input.expanded);
-	const folds = visible.filter((v) => v.type === "fold");
-	const overCount = folds.length > MAX_VISIBLE_FOLDS;
-	if (!overCount && input.occupancy < CONSOLIDATE_OCCUPANCY) return [];
+export function consolidationRank(lattice: Lattice, id: string, memo = new Map<string, number>()): number {
+	const known = memo.get(id);
+	if (known !== undefined) return known;
+	const fold = lattice.get(id);
+	let rank = 0;
+	if (fold?.record.kind === "consolidation")
+		for (const child of fold.children)
+			if (child.type === "fold") rank = Math.max(rank, 1 + consolidationRank(lattice, child.id, memo));
+	memo.set(id, rank);
+	return rank;
+}
+
+type Visible = { readonly id: string; readonly start: number; readonly end: number; readonly rank: number };
+
+/** Runs of adjacent eligible visible folds (no raw entry between them), oldest first. */
+function consolidationRuns(input: LadderInput, visible: ReturnType<Lattice["visible"]>): Visible[][] {
 	const unitOf = (entryIndex: number) =>
 		input.units.find((u) => u.start <= entryIndex && entryIndex < u.end)?.index ?? 0;
-	const runs: { start: number; end: number }[][] = [];
-	let run: { start: number; end: number }[] | null = null;
+	const memo = new Map<string, number>();
+	const runs: Visible[][] = [];
+	let run: Visible[] | null = null;
 	for (const item of visible) {
 		const eligible =
 			item.type === "fold" && !input.protectedFolds.has(item.id) && unitOf(item.end - 1) < input.freshStartUnit;
 		if (item.type === "fold" && eligible) {
-			if (run && (run.at(-1) as { end: number }).end === item.start) run.push(item);
+			const v = {
+				id: item.id,
+				start: item.start,
+				end: item.end,
+				rank: consolidationRank(input.lattice, item.id, memo),
+			};
+			if (run && (run.at(-1) as Visible).end === item.start) run.push(v);
 			else {
-				run = [item];
+				run = [v];
 				runs.push(run);
 			}
 		} else run = null;
 	}
-	const out: Proposal[] = [];
-	const pressure = input.occupancy >= CONSOLIDATE_OCCUPANCY;
-	let excess = folds.length - MAX_VISIBLE_FOLDS;
-	for (const r of runs) {
-		if (!pressure && excess <= 0) break;
-		const take = pressure ? r.length : Math.min(r.length, excess + 1);
-		if (take < CONSOLIDATE_MIN_FOLDS) continue;
-		const start = (r[0] as { start: number }).start;
-		const end = (r[take - 1] as { end: number }).end;
-		if (claimed(input, start, end)) continue;
-		out.push(proposal(input, "consolidation", start, end));
-		excess -= take - 1;
+	return runs;
+}
+
+/**
+ * Adjacent pairs of equal rank to merge, as a binary counter carries: the lowest rank first, then
+ * the oldest. Folds of different ranks never merge: a large consolidation taking one small fold at
+ * a time is how a chain (depth growing with the session) forms. Pairs never share a fold. At most
+ * `want` pairs.
+ */
+function mergePairs(runs: readonly Visible[][], want: number): [Visible, Visible][] {
+	const pairs: [Visible, Visible][] = [];
+	for (const run of runs)
+		for (let i = 0; i + 1 < run.length; i++)
+			if ((run[i] as Visible).rank === (run[i + 1] as Visible).rank)
+				pairs.push([run[i] as Visible, run[i + 1] as Visible]);
+	pairs.sort((x, y) => x[0].rank - y[0].rank || x[0].start - y[0].start);
+	const used = new Set<string>();
+	const out: [Visible, Visible][] = [];
+	for (const [a, b] of pairs) {
+		if (out.length >= want) break;
+		if (used.has(a.id) || used.has(b.id)) continue;
+		used.add(a.id);
+		used.add(b.id);
+		out.push([a, b]);
 	}
-	return out;
+	return out.sort((x, y) => x[0].start - y[0].start);
+}
+
+/**
+ * Consolidation rung: past MAX_VISIBLE_FOLDS visible collapsed folds, up to as many merges of two
+ * adjacent visible folds of equal rank (no raw entry between them) as bring the count back under
+ * it; at CONSOLIDATE_OCCUPANCY, every such pair. Pairs are chosen as a binary counter carries
+ * (mergePairs), so the fold tree's depth stays logarithmic in the number of folds; where no equal
+ * pair exists the count stays over the limit until new folds make one.
+ */
+export function consolidationProposals(input: LadderInput): Proposal[] {
+	const visible = input.lattice.visible(input.expanded);
+	const count = visible.filter((v) => v.type === "fold").length;
+	const overCount = count > MAX_VISIBLE_FOLDS;
+	const pressure = input.occupancy >= CONSOLIDATE_OCCUPANCY;
+	if (!overCount && !pressure) return [];
+	const needed = Math.max(0, count - MAX_VISIBLE_FOLDS);
+	return mergePairs(consolidationRuns(input, visible), pressure ? Number.POSITIVE_INFINITY : needed)
+		.filter(([a, b]) => !claimed(input, a.start, b.end))
+		.map(([a, b]) => proposal(input, "consolidation", a.start, b.end));
 }

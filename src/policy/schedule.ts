@@ -15,6 +15,9 @@ import {
 } from "./constants.ts";
 import type { Proposal } from "./ladder.ts";
 
+/** When folds reach the window: at once, at 80% in batches, or when committing pays (cost-schedule.ts). */
+export type FoldScheduling = "cost" | "immediate" | "epoch";
+
 /** A pending mark as the scheduler sees it. */
 export interface MarkView {
 	readonly id: string;
@@ -48,7 +51,7 @@ export interface ScheduleInput {
 	readonly paused: boolean;
 }
 
-export interface CommitPlan {
+export interface SchedulePlan {
 	readonly commit: boolean;
 	readonly reason: string;
 	/** Marks applied by this commit. */
@@ -62,7 +65,7 @@ export interface CommitPlan {
 	readonly freedTokens: number;
 }
 
-const NONE: Omit<CommitPlan, "reason"> = {
+const NONE: Omit<SchedulePlan, "reason"> = {
 	commit: false,
 	apply: [],
 	refused: [],
@@ -93,7 +96,7 @@ function topUp(input: ScheduleInput, freed: number, target: number): { ladder: P
 }
 
 /** Decides whether this boundary commits, and what. */
-export function planCommit(input: ScheduleInput): CommitPlan {
+export function planCommit(input: ScheduleInput): SchedulePlan {
 	const occ = input.occupancyTokens / input.budget.budgetTokens;
 	const target = COMMIT_TARGET_SHARE * input.budget.budgetTokens;
 	const refused = input.marks

@@ -1,10 +1,18 @@
 // Rebuilds pi-fold's state from the decision records on the active branch, in order. Each record
-// is validated (schema, own digest, chain link); a record that fails is refused by name, skipped,
-// and recorded so automatic folding pauses with a visible reason. Pure.
+// is checked (schema, own digest, tag: verify.ts) and linked (its `prev` is the last record's
+// digest); a record that fails is refused by name, skipped, and recorded so automatic folding pauses
+// with a visible reason. After a refused record the next record's link is not checked, so only the
+// first altered record is named, not its untouched successors. A record that is intact but not
+// signed with this agent directory's key is held (listed as a refusal marked `held`) until an adopt
+// record of the human's vouches for exactly the records held; then they apply, in order. Briefs from
+// records are shown with unsafe characters escaped (an older pi-fold did not refuse them). Pure.
 
+import { boundBrief } from "../briefs/index.ts";
+import { escapeUnsafe } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
-import { recordDigest } from "./chain.ts";
-import { type Actor, type DecisionRecord, parseDecisionRecord } from "./records.ts";
+import { type ChainKey, heldDigest } from "./chain.ts";
+import type { Actor, DecisionRecord } from "./records.ts";
+import { checkRecord } from "./verify.ts";
 
 /** A pending mark (epoch scheduling): a fold decided but not yet applied to the window. */
 export interface PendingMark {
@@ -17,6 +25,14 @@ export interface PendingMark {
 export interface Refusal {
 	readonly entryId: string;
 	readonly reason: string;
+	/** Intact but not verifiable here: an adopt record can still vouch for it. */
+	readonly held?: boolean;
+}
+
+/** A record replay holds until the human adopts it. */
+export interface HeldRecord {
+	readonly entryId: string;
+	readonly record: DecisionRecord;
 }
 
 /** Everything pi-fold knows on one branch, rebuilt from its records. */
@@ -32,6 +48,8 @@ export interface FoldState {
 	/** Digest of the last accepted record: the `prev` of the next one written. */
 	readonly lastDigest: string | null;
 	readonly refusals: readonly Refusal[];
+	/** Intact records not signed with this agent directory's key, awaiting adoption, in order. */
+	readonly held: readonly HeldRecord[];
 }
 
 export function emptyState(): FoldState {
@@ -44,6 +62,7 @@ export function emptyState(): FoldState {
 		commitSeq: 0,
 		lastDigest: null,
 		refusals: [],
+		held: [],
 	};
 }
 
@@ -56,6 +75,7 @@ type Mutable = {
 	commitSeq: number;
 	lastDigest: string | null;
 	refusals: Refusal[];
+	held: HeldRecord[];
 };
 
 function thaw(state: FoldState): Mutable {
@@ -68,19 +88,27 @@ function thaw(state: FoldState): Mutable {
 		commitSeq: state.commitSeq,
 		lastDigest: state.lastDigest,
 		refusals: [...state.refusals],
+		held: [...state.held],
 	};
+}
+
+/** A fold record as state keeps it: its brief with unsafe characters escaped, still bounded. */
+function clean(fold: FoldRecord): FoldRecord {
+	const brief = escapeUnsafe(fold.brief);
+	return brief === fold.brief ? fold : { ...fold, brief: boundBrief(brief) };
 }
 
 /** Applies one already-validated record to a mutable state. */
 function apply(s: Mutable, r: DecisionRecord): void {
 	switch (r.kind) {
 		case "fold":
-			s.folds.set(r.fold.id, r.fold);
+			s.folds.set(r.fold.id, clean(r.fold));
 			s.pendingMarks.delete(r.fold.id);
 			s.expanded.delete(r.fold.id);
 			return;
 		case "mark":
-			if (!s.folds.has(r.fold.id)) s.pendingMarks.set(r.fold.id, { fold: r.fold, actor: r.actor, topUp: r.topUp });
+			if (!s.folds.has(r.fold.id))
+				s.pendingMarks.set(r.fold.id, { fold: clean(r.fold), actor: r.actor, topUp: r.topUp });
 			return;
 		case "unmark":
 			s.pendingMarks.delete(r.foldId);
@@ -102,7 +130,7 @@ function apply(s: Mutable, r: DecisionRecord): void {
 		case "rebrief": {
 			const fold = s.folds.get(r.foldId) ?? s.pendingMarks.get(r.foldId)?.fold;
 			if (!fold) return;
-			const updated = { ...fold, brief: r.brief, briefSource: r.briefSource };
+			const updated = clean({ ...fold, brief: r.brief, briefSource: r.briefSource });
 			if (s.folds.has(r.foldId)) s.folds.set(r.foldId, updated);
 			else s.pendingMarks.set(r.foldId, { ...(s.pendingMarks.get(r.foldId) as PendingMark), fold: updated });
 			return;
@@ -113,7 +141,7 @@ function apply(s: Mutable, r: DecisionRecord): void {
 				s.expanded.delete(id);
 				s.pendingMarks.delete(id);
 			}
-			if (r.op === "merge" && r.fold) s.folds.set(r.fold.id, r.fold);
+			if (r.op === "merge" && r.fold) s.folds.set(r.fold.id, clean(r.fold));
 			return;
 		case "commit":
 			for (const id of r.applied) {
@@ -124,63 +152,72 @@ function apply(s: Mutable, r: DecisionRecord): void {
 			for (const refusal of r.refused) s.pendingMarks.delete(refusal.foldId);
 			s.commitSeq = r.seq;
 			return;
+		case "adopt":
+			return;
 	}
 }
 
-function describe(error: unknown): string {
-	if (
-		error &&
-		typeof error === "object" &&
-		"issues" in error &&
-		Array.isArray((error as { issues: unknown[] }).issues)
-	) {
-		const issues = (error as { issues: { path: PropertyKey[]; message: string }[] }).issues;
-		return issues.map((i) => `${i.path.map(String).join(".") || "(record)"}: ${i.message}`).join("; ");
-	}
-	return error instanceof Error ? error.message : String(error);
+const short = (hex: string | null) => (hex === null ? "nothing" : `${hex.slice(0, 12)}…`);
+
+/** Applies an adopt record: the held records it vouches for, in order; or why it is refused. */
+function adopt(s: Mutable, r: Extract<DecisionRecord, { kind: "adopt" }>): string | null {
+	const digest = heldDigest(s.held.map((h) => h.record.digest));
+	if (r.count !== s.held.length || r.held !== digest)
+		return `adopt record vouches for ${r.count} held record${r.count === 1 ? "" : "s"} (${short(r.held)}), the branch holds ${s.held.length} (${short(digest)})`;
+	const ids = new Set(s.held.map((h) => h.entryId));
+	for (const h of s.held) apply(s, h.record);
+	s.held = [];
+	s.refusals = s.refusals.filter((f) => !(f.held && ids.has(f.entryId)));
+	return null;
 }
 
 /**
- * Replays `records` (custom-entry data in branch order, with their entry ids) onto `base`.
- * A record is accepted when its schema, its own digest and its link to the previous record hold;
- * otherwise it is refused by entry id and skipped (the chain may continue through the digest it
- * claims, so one damaged record does not discard every later decision).
+ * Replays `records` (custom-entry data in branch order, with their entry ids) onto `base`, trusting
+ * records signed with `key` (null: none; every intact record is held). A record is accepted when
+ * its schema, digest, tag and link to the previous record hold; otherwise it is refused by entry id
+ * and skipped, and the record after it is not refused for its link (the first altered record is
+ * the one named).
  */
 export function replay(
 	records: readonly { entryId: string; data: unknown }[],
 	base: FoldState = emptyState(),
+	key: ChainKey | null = null,
 ): FoldState {
 	const s = thaw(base);
-	let claimed: string | null = null;
+	let afterRefusal = false;
 	for (const { entryId, data } of records) {
-		let record: DecisionRecord;
-		try {
-			record = parseDecisionRecord(data);
-		} catch (error) {
-			s.refusals.push({ entryId, reason: `malformed decision record: ${describe(error)}` });
-			const digest = (data as { digest?: unknown } | null)?.digest;
-			claimed = typeof digest === "string" ? digest : null;
+		const checked = checkRecord(data, key);
+		if (checked.status === "refused") {
+			s.refusals.push({ entryId, reason: checked.reason });
+			afterRefusal = true;
 			continue;
 		}
-		const expected = recordDigest(record);
-		if (expected !== record.digest) {
+		const record = checked.record;
+		if (record.prev !== s.lastDigest && !afterRefusal) {
 			s.refusals.push({
 				entryId,
-				reason: `${record.kind} record was altered: its digest is ${record.digest.slice(0, 12)}…, its content hashes to ${expected.slice(0, 12)}…`,
+				reason: `${record.kind} record is out of order: it follows ${short(record.prev)}, the branch's last record is ${short(s.lastDigest)} (a record before it is missing or was moved)`,
 			});
-			claimed = record.digest;
+			afterRefusal = true;
 			continue;
 		}
-		if (record.prev !== s.lastDigest && (claimed === null || record.prev !== claimed)) {
+		afterRefusal = false;
+		if (checked.status === "held") {
+			s.held.push({ entryId, record });
 			s.refusals.push({
 				entryId,
-				reason: `${record.kind} record is out of order: it follows ${record.prev?.slice(0, 12) ?? "nothing"}…, the branch's last record is ${s.lastDigest?.slice(0, 12) ?? "none"}`,
+				reason: `${checked.why}; held until the human adopts it (/fold-context adopt)`,
+				held: true,
 			});
-			continue;
-		}
-		apply(s, record);
+		} else if (record.kind === "adopt") {
+			const problem = adopt(s, record);
+			if (problem) {
+				s.refusals.push({ entryId, reason: problem });
+				afterRefusal = true;
+				continue;
+			}
+		} else apply(s, record);
 		s.lastDigest = record.digest;
-		claimed = null;
 	}
 	return s;
 }

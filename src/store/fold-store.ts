@@ -47,6 +47,8 @@ import {
 	writeBlob,
 } from "../verify/index.ts";
 import { snapUtf8Range } from "../wasm/index.ts";
+import type { CompiledQuery, PoolSearchRun, SearchTarget } from "./search/index.ts";
+import { sharedSearchPool } from "./search/index.ts";
 import { type Keep, readWholeChecked, type WholeFail } from "./source-read.ts";
 
 /** Why a stored source was refused: absent, altered, unreadable, or refused unopened (not a regular file, wrong size). */
@@ -265,6 +267,21 @@ export class FoldStore {
 		this.options.onVerify?.({ sha256, method: "whole", bytesHashed: whole.size });
 		const from = Math.min(offset, whole.size);
 		return sliceOf(whole.bytes, whole.start, from, Math.min(whole.size, from + bytes), whole.size);
+	}
+
+	/**
+	 * Searches the blobs of `targets` on the shared search pool: each blob read once, hashed against
+	 * its name and scanned from the same bytes (a blob that fails keeps none of its hits). Results are
+	 * index-aligned with `targets`; the search stops at `timeLimitMs`.
+	 */
+	search(
+		targets: readonly SearchTarget[],
+		query: CompiledQuery,
+		options: { maxHits: number; timeLimitMs: number },
+	): Promise<PoolSearchRun> {
+		for (const t of targets) checkDigest("search", t.sha256);
+		const items = targets.map((target) => ({ path: blobPath(this.dir, target.sha256), target }));
+		return sharedSearchPool().search(items, query, options);
 	}
 
 	private async putBytes(sha: string, data: Uint8Array): Promise<{ sha256: string; bytes: number }> {

@@ -7,6 +7,9 @@
 // - EvidenceStore: read-only artifacts of oversized tool results with a cumulative per-session cap
 //   (DEFAULT_EVIDENCE_CAP_BYTES, 512 MiB) counted by session id in an append-only ledger per session,
 //   safe across restarts and across processes sharing the folder.
+// - FileChecker: whether a file on disk still holds the text a folded read returned (stat-cached).
+// - search/: hash-verified search over stored sources (one read per blob: hashed and scanned
+//   together), on worker threads with a time bound; FoldStore.search uses it.
 // The classes do file I/O; resolveStoreDir is pure.
 
 export { defaultFallbackRoot, resolveStoreDir, sessionKey } from "./dir.ts";
@@ -20,6 +23,7 @@ export {
 	ownerRelDir,
 } from "./evidence.ts";
 export { EvidenceLedger, MAX_LEDGER_BYTES, type Reservation } from "./evidence-ledger.ts";
+export { FILE_CHECK_MAX_BYTES, FileChecker, type FileState, type ReadStamp, resolveReadPath } from "./file-check.ts";
 export {
 	FoldStore,
 	type FoldStoreOptions,
@@ -28,3 +32,4 @@ export {
 	SourceVerificationError,
 	type VerifyEvent,
 } from "./fold-store.ts";
+export * from "./search/index.ts";

@@ -1,5 +1,6 @@
 // Transcript layer: session entries to units, chapters and the fresh tail. Pure; no Pi imports.
 export { canonicalJson, type JsonValue } from "./canonical.ts";
+export { contentText } from "./content.ts";
 export {
 	DEFAULT_READ_ONLY_TOOLS,
 	FRESH_TAIL_MAX_BUDGET_SHARE,
@@ -9,5 +10,6 @@ export {
 	isReadOnlyBatch,
 	runningTurnStart,
 } from "./fresh-tail.ts";
+export { memoByMessage, messageChars } from "./measure.ts";
 export type { Chapter, TranscriptEntry, TranscriptMessage, Unit, UnitKind } from "./types.ts";
 export { toChapters, toolCallsOf, toUnits } from "./units.ts";

@@ -1,6 +1,7 @@
 // Groups a transcript into units (user message, assistant reply, tool batch) and chapters.
 // Pure functions over plain data.
 
+import { messageChars } from "./measure.ts";
 import type { Chapter, TranscriptEntry, TranscriptMessage, Unit, UnitKind } from "./types.ts";
 
 const USER_ROLES = new Set(["user", "custom", "bashExecution"]);
@@ -23,7 +24,7 @@ export function toolCallsOf(message: TranscriptMessage): { id: string; name: str
 
 function sizeOf(entries: readonly TranscriptEntry[], start: number, end: number): number {
 	let chars = 0;
-	for (let i = start; i < end; i++) chars += JSON.stringify((entries[i] as TranscriptEntry).message).length;
+	for (let i = start; i < end; i++) chars += messageChars((entries[i] as TranscriptEntry).message);
 	return chars;
 }
 

@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, homedir } from "node:os";
 import { join } from "node:path";
-import { SCALAR_WASM_SHA256, SIMD_WASM_SHA256 } from "../wasm/generated/core-wasm.ts";
+import { SCALAR_WASM_SHA256, SIMD_WASM_SHA256 } from "../wasm/core-wasm.generated.ts";
 import { type EngineCalibration, measureEngines, setCalibrationProvider } from "./engines.ts";
 import { readSmallFile } from "./safe-open.ts";
 

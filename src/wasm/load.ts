@@ -5,30 +5,11 @@
 // stream and the multi-lane entry point) is built in here, so it runs whatever the import order;
 // other modules may add theirs with registerCoreSelfTest. Pure in-memory work; no file or network I/O.
 
-import { SCALAR_WASM_BASE64, SCALAR_WASM_SHA256, SIMD_WASM_BASE64, SIMD_WASM_SHA256 } from "./generated/core-wasm.ts";
+import type { CoreBackend, CoreExports, CoreSelfTest, LoadedCore } from "./core-types.ts";
+import { SCALAR_WASM_BASE64, SCALAR_WASM_SHA256, SIMD_WASM_BASE64, SIMD_WASM_SHA256 } from "./core-wasm.generated.ts";
 import { sha256SelfTest } from "./sha256-abi.ts";
 
-/** Which compiled build of assembly/ is serving calls. */
-export type CoreBackend = "simd" | "scalar";
-
-/** The raw exports of assembly/index.ts (numbers-only ABI) plus the module's memory. */
-export interface CoreExports {
-	readonly memory: WebAssembly.Memory;
-	abiVersion(): number;
-	[name: string]: unknown;
-}
-
-/** A loaded core: its exports, which backend it is, and the SHA-256 of the binary serving it. */
-export interface LoadedCore {
-	readonly exports: CoreExports;
-	readonly backend: CoreBackend;
-	readonly binarySha256: string;
-	/** Fresh byte view over the whole memory (memory is fixed-size, so views never detach). */
-	readonly bytes: Uint8Array;
-}
-
-/** Self-tests run on a freshly instantiated core; return a message naming the failure, or null. */
-export type CoreSelfTest = (core: LoadedCore) => string | null;
+export type { CoreBackend, CoreExports, CoreSelfTest, LoadedCore } from "./core-types.ts";
 
 const selfTests: CoreSelfTest[] = [sha256SelfTest];
 

@@ -3,7 +3,7 @@
 // the input buffer, and the known-answer self-test the loader runs on every backend before use.
 // Pure in-memory work; imports the loader only for its types, so load.ts can import this file.
 
-import type { LoadedCore } from "./load.ts";
+import type { LoadedCore } from "./core-types.ts";
 
 /** The SHA-256 exports of assembly/sha256.ts and assembly/sha256x4.ts. */
 export interface Sha256Exports {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BRIEF_MAX_CHARS, boundBrief, briefProblem, deterministicBrief } from "../../src/briefs/index.ts";
+import { codePointLength } from "../../src/common/index.ts";
 import { readBatch, reply, user } from "../helpers/entries.ts";
 
 describe("deterministic briefs", () => {
@@ -28,7 +29,7 @@ describe("deterministic briefs", () => {
 		fc.assert(
 			fc.property(fc.string({ unit: "grapheme", minLength: 1100, maxLength: 1500 }), (text) => {
 				const bounded = boundBrief(text);
-				expect(bounded.length).toBeLessThanOrEqual(BRIEF_MAX_CHARS);
+				expect(codePointLength(bounded)).toBeLessThanOrEqual(BRIEF_MAX_CHARS);
 				expect(bounded).toBe(Buffer.from(bounded, "utf8").toString("utf8"));
 			}),
 			{ numRuns: 50 },
@@ -43,7 +44,9 @@ describe("agent-written briefs", () => {
 
 	it("refuses empty, oversized and structural briefs with the reason", () => {
 		expect(briefProblem("   ")).toMatch(/empty/);
-		expect(briefProblem("x".repeat(BRIEF_MAX_CHARS + 1))).toMatch(/1201 characters; the limit is 1200/);
+		expect(briefProblem("x".repeat(BRIEF_MAX_CHARS + 1))).toMatch(
+			/1,201 characters \(Unicode code points\); the limit is 1,200/,
+		);
 		expect(briefProblem("read")).toMatch(/only names structure/);
 		expect(briefProblem("read, grep, find")).toMatch(/only names structure/);
 		expect(briefProblem("f0123456789abcdef")).toMatch(/only names structure/);

@@ -4,13 +4,13 @@
 // the compaction settings, the resource loader carrying the caller's extension factory, the session
 // manager (in-memory, new JSONL file, or an opened file resumed with a `session_start` resume event),
 // createAgentSession with the caller's tool allowlist and custom tools, bindExtensions with collected
-// errors, the recording of every provider request (a deep copy of `context.messages`, with the usage
+// errors (and, on request, a recording UI in TUI or RPC mode), the recording of every provider request (a deep copy of `context.messages`, with the usage
 // billed for it filled in at `message_end`), `script`/`run`, the latest ExtensionContext, temp
 // directories and session cleanup, the `probe` tool factory, reply builders and transcript helpers.
 // The harnesses own their extension wiring (hook slots, pi-fold registration) and their own exports.
 // No part of Pi is mocked.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -29,6 +29,7 @@ import {
 	DefaultResourceLoader,
 	type ExtensionAPI,
 	type ExtensionContext,
+	type ExtensionUIContext,
 	ModelRuntime,
 	SessionManager,
 	type SessionStartEvent,
@@ -52,8 +53,29 @@ export interface CompactionSettings {
 	keepRecentTokens?: number;
 }
 
+/** The session's own directories: Pi's agent directory and the project's working directory. */
+export interface SessionDirs {
+	readonly agentDir: string;
+	readonly cwd: string;
+}
+
+/**
+ * A provider from `models.json` to run the session on instead of the faux provider: pi-ai's real
+ * client for `config.api`, pointed at `config.baseUrl` (tests/helpers/wire/ serves one locally).
+ */
+export interface ModelsJsonProvider {
+	readonly name: string;
+	/** The provider's `models.json` entry (baseUrl, api, apiKey, models). */
+	readonly config: Record<string, unknown>;
+	readonly modelId: string;
+	/** Pi's thinking level for the session (default off). */
+	readonly thinkingLevel?: "off" | "minimal" | "low" | "medium" | "high";
+}
+
 /** Session settings the harnesses accept from tests unchanged. */
 export interface PiSessionSettings {
+	/** Run on a real provider client from models.json instead of the faux provider. */
+	provider?: ModelsJsonProvider;
 	/** Persist to a JSONL session under a temp dir (default: in-memory). */
 	persistent?: boolean;
 	/** Open an existing session file instead of creating one (implies persistent; resumes it). */
@@ -63,14 +85,46 @@ export interface PiSessionSettings {
 	contextWindow?: number;
 	/** Native compaction settings; default disabled. */
 	compaction?: CompactionSettings;
+	/** Bind a recording UI in this mode (default: none, as in print mode: `ctx.hasUI` is false). */
+	ui?: "tui" | "rpc";
+	/** Whether Pi trusts the project (default true). */
+	projectTrusted?: boolean;
+}
+
+/** What a session with a recording UI showed the human. */
+export interface UiRecord {
+	/** Every `ctx.ui.notify` call, in order. */
+	readonly notices: { message: string; level: string }[];
+	/** The footer statuses set through `ctx.ui.setStatus`, by key (the latest text). */
+	readonly statuses: Map<string, string>;
+}
+
+/** A UI context that records notify and setStatus; every other method does nothing. */
+function recordingUi(record: UiRecord): ExtensionUIContext {
+	const known: Partial<ExtensionUIContext> = {
+		notify: (message, level) => void record.notices.push({ message, level: level ?? "info" }),
+		setStatus: (key, text) => {
+			if (text === undefined) record.statuses.delete(key);
+			else record.statuses.set(key, text);
+		},
+		select: async () => undefined,
+		confirm: async () => false,
+		input: async () => undefined,
+		editor: async () => undefined,
+		getEditorText: () => "",
+		onTerminalInput: () => () => {},
+	};
+	return new Proxy(known as ExtensionUIContext, {
+		get: (target, key) => (key in target ? target[key as keyof ExtensionUIContext] : () => undefined),
+	});
 }
 
 /** How a harness wires its session: what only the harness knows. */
 export interface PiSessionWiring {
 	/** Prefix of the temp directory holding agent dir, cwd and (by default) sessions. */
 	tempPrefix: string;
-	/** The extension factory; `see` records the latest ExtensionContext for `ctx()`. */
-	extension: (pi: ExtensionAPI, see: (ctx: ExtensionContext) => void) => void;
+	/** The extension factory; `see` records the latest ExtensionContext for `ctx()`; `dirs` are the session's. */
+	extension: (pi: ExtensionAPI, see: (ctx: ExtensionContext) => void, dirs: SessionDirs) => void;
 	customTools: ToolDefinition[];
 	/** The tool allowlist. */
 	tools: string[];
@@ -82,6 +136,8 @@ export interface PiSession {
 	requests: RecordedRequest[];
 	/** Extension errors collected by bindExtensions (`run` throws if any). */
 	errors: string[];
+	/** What the recording UI showed (empty without `ui`). */
+	ui: UiRecord;
 	sessionDir: string;
 	/** The latest ExtensionContext any hook saw (for getContextUsage, sessionManager reads). */
 	ctx(): ExtensionContext;
@@ -116,13 +172,23 @@ export async function createPiSession(settings: PiSessionSettings, wiring: PiSes
 	const faux = fauxProvider({
 		models: [{ id: "faux-1", contextWindow: settings.contextWindow ?? 128_000, maxTokens: 4096 }],
 	});
+	const provider = settings.provider;
+	let modelsPath: string | null = null;
+	if (provider) {
+		mkdirSync(agentDir, { recursive: true });
+		modelsPath = join(agentDir, "models.json");
+		writeFileSync(modelsPath, JSON.stringify({ providers: { [provider.name]: provider.config } }));
+	}
 	const modelRuntime = await ModelRuntime.create({
 		authPath: join(agentDir, "auth.json"),
-		modelsPath: null,
+		modelsPath,
 		allowModelNetwork: false,
 	});
 	modelRuntime.registerNativeProvider(faux.provider);
+	const model = provider ? modelRuntime.getModel(provider.name, provider.modelId) : faux.getModel();
+	if (!model) throw new Error(`model ${provider?.name}/${provider?.modelId} not found in models.json`);
 	const settingsManager = SettingsManager.inMemory({ compaction: settings.compaction ?? { enabled: false } });
+	if (settings.projectTrusted === false) settingsManager.setProjectTrusted(false);
 	let lastCtx: ExtensionContext | undefined;
 	const see = (ctx: ExtensionContext): void => {
 		lastCtx = ctx;
@@ -131,7 +197,7 @@ export async function createPiSession(settings: PiSessionSettings, wiring: PiSes
 		cwd,
 		agentDir,
 		settingsManager,
-		extensionFactories: [(pi: ExtensionAPI) => wiring.extension(pi, see)],
+		extensionFactories: [(pi: ExtensionAPI) => wiring.extension(pi, see, { agentDir, cwd })],
 		noContextFiles: true,
 	});
 	await resourceLoader.reload();
@@ -147,7 +213,8 @@ export async function createPiSession(settings: PiSessionSettings, wiring: PiSes
 	const { session } = await createAgentSession({
 		cwd,
 		agentDir,
-		model: faux.getModel(),
+		model,
+		...(provider?.thinkingLevel ? { thinkingLevel: provider.thinkingLevel } : {}),
 		modelRuntime,
 		settingsManager,
 		resourceLoader,
@@ -158,7 +225,11 @@ export async function createPiSession(settings: PiSessionSettings, wiring: PiSes
 	});
 	liveSessions.push(session);
 	const errors: string[] = [];
-	await session.bindExtensions({ onError: (error) => errors.push(`${error.event}: ${error.error}`) });
+	const ui: UiRecord = { notices: [], statuses: new Map() };
+	await session.bindExtensions({
+		onError: (error) => errors.push(`${error.event}: ${error.error}`),
+		...(settings.ui ? { uiContext: recordingUi(ui), mode: settings.ui } : {}),
+	});
 	const requests: RecordedRequest[] = [];
 	session.subscribe((event) => {
 		if (event.type !== "message_end" || event.message.role !== "assistant") return;
@@ -176,6 +247,7 @@ export async function createPiSession(settings: PiSessionSettings, wiring: PiSes
 		faux,
 		requests,
 		errors,
+		ui,
 		sessionDir,
 		ctx() {
 			if (!lastCtx) throw new Error("no extension context seen yet");

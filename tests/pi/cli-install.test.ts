@@ -1,11 +1,13 @@
 // Runs the real `pi` CLI the way a user does: `pi install <this checkout>` into a temporary agent
 // dir, then a print-mode turn, offline, against Pi's faux provider (a test-only extension). Pi
 // exits non-zero when an extension fails to load, so this proves the packaged bundle
-// (package.json "pi.extensions" -> build/extension.js, Wasm embedded) loads inside Pi.
+// (package.json "pi.extensions" -> index.js -> build/extension.js, Wasm embedded) loads inside Pi,
+// and that Pi's start-up list names it by its package, not as "extension.js".
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { DefaultPackageManager, InteractiveMode, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -33,6 +35,17 @@ function pi(args: string[]): Promise<{ code: number | null; stdout: string; stde
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
+interface Listed {
+	path: string;
+	sourceInfo: { path: string; source: string; scope: string; origin: string; baseDir?: string };
+}
+
+/** The labels Pi's interactive start-up list gives these extensions (its own code, no terminal needed). */
+function startupLabels(extensions: Listed[]): string[] {
+	const mode = Object.create(InteractiveMode.prototype) as { getCompactExtensionLabels(e: Listed[]): string[] };
+	return mode.getCompactExtensionLabels(extensions);
+}
+
 describe("the pi CLI with pi-fold installed by `pi install <dir>`", () => {
 	it("records the package in the agent's settings", async () => {
 		expect((await pi(["install", root])).code).toBe(0);
@@ -58,5 +71,31 @@ describe("the pi CLI with pi-fold installed by `pi install <dir>`", () => {
 		expect(code).toBe(0);
 		// pi-fold's context tool reaches the model next to the built-in one.
 		expect(stdout.trim()).toBe("tools offered: active_context,read");
+	});
+
+	it("is named by its package in Pi's start-up list, never as extension.js", async () => {
+		const agentDir = join(home, "agent");
+		const manager = new DefaultPackageManager({
+			cwd: home,
+			agentDir,
+			settingsManager: SettingsManager.create(home, agentDir),
+		});
+		const resolved = (await manager.resolve()).extensions.filter((r) => r.enabled && r.path.startsWith(root));
+		const installed = resolved.map((r) => ({ path: r.path, sourceInfo: { path: r.path, ...r.metadata } }));
+		expect(installed.map((e) => e.path)).toEqual([join(root, "index.js")]);
+		// Installed from a local checkout: Pi shows the checkout's folder (a clone of the repository: pi-fold).
+		expect(startupLabels(installed)).toEqual([basename(root)]);
+		// Installed from npm: the same file under the package's source shows as the package name.
+		const npm = {
+			path: join(root, "index.js"),
+			source: "npm:pi-fold",
+			scope: "user",
+			origin: "package",
+			baseDir: root,
+		};
+		expect(startupLabels([{ path: npm.path, sourceInfo: npm }])).toEqual(["pi-fold"]);
+		// What the bundle itself would have been called (the reason index.js exists).
+		const bundle = { ...installed[0]?.sourceInfo, path: join(root, "build/extension.js") } as Listed["sourceInfo"];
+		expect(startupLabels([{ path: bundle.path, sourceInfo: bundle }])).toEqual(["extension.js"]);
 	});
 });

@@ -4,6 +4,7 @@ import {
 	CONSOLIDATE_OCCUPANCY,
 	chapterProposals,
 	consolidationProposals,
+	consolidationRank,
 	type LadderInput,
 	MAX_VISIBLE_FOLDS,
 	toolProposals,
@@ -124,16 +125,70 @@ describe("the consolidation rung", () => {
 		);
 	});
 
-	it("past ten visible folds consolidates just enough of the oldest adjacent folds", () => {
-		const [p] = consolidationProposals(ladder(entries, folds, { freshStartUnit: 14 }));
-		expect(p?.rung).toBe("consolidation");
-		expect([p?.start, p?.end]).toEqual([1, 1 + 4 * 2]);
+	it("past ten visible folds merges adjacent pairs of equal rank, just enough to come back under it", () => {
+		const proposals = consolidationProposals(ladder(entries, folds, { freshStartUnit: 14 }));
+		expect(proposals.every((p) => p.rung === "consolidation")).toBe(true);
+		expect(proposals.map((p) => [p.start, p.end])).toEqual([
+			[1, 5],
+			[5, 9],
+			[9, 13],
+		]);
 	});
 
-	it("at high occupancy consolidates the whole run of adjacent folds", () => {
-		const [p] = consolidationProposals(
+	it("at high occupancy merges every disjoint pair of equal rank", () => {
+		const proposals = consolidationProposals(
 			ladder(entries, folds.slice(0, 5), { freshStartUnit: 14, occupancy: CONSOLIDATE_OCCUPANCY }),
 		);
-		expect([p?.start, p?.end]).toEqual([1, 11]);
+		expect(proposals.map((p) => [p.start, p.end])).toEqual([
+			[1, 5],
+			[5, 9],
+		]);
+	});
+
+	it("merges the lowest equal ranks first and never folds of different ranks (no chains)", () => {
+		// Visible: C2 (rank 2 over 4 tool folds), C1 (rank 1 over 2), then 9 tool folds (rank 0): 11 folds.
+		const low = folds.slice(0, 4);
+		const c1a = consolidation(entries, [low[0], low[1]] as FoldRecord[]);
+		const c1b = consolidation(entries, [low[2], low[3]] as FoldRecord[]);
+		const c2 = consolidation(entries, [c1a, c1b]);
+		const mid = consolidation(entries, [folds[4], folds[5]] as FoldRecord[]);
+		const records = [...low, c1a, c1b, c2, folds[4], folds[5], mid, ...folds.slice(6, 13)] as FoldRecord[];
+		const input = ladder(entries, records, { freshStartUnit: 14 });
+		expect([c2, mid, folds[6]].map((f) => consolidationRank(input.lattice, (f as FoldRecord).id))).toEqual([2, 1, 0]);
+		// 9 visible: under the limit. At high occupancy only the rank-0 pairs merge, never C2+C1 or C1+f.
+		const squeezed = consolidationProposals({ ...input, occupancy: CONSOLIDATE_OCCUPANCY });
+		expect(squeezed.map((p) => [p.start, p.end])).toEqual([
+			[13, 17],
+			[17, 21],
+			[21, 25],
+		]);
 	});
 });
+
+describe("the consolidation rung over 1,000 folds arriving one at a time", () => {
+	it("keeps the tree logarithmically deep and the visible folds near the limit (no chain of consolidations)", () => {
+		const n = 1_000;
+		const entries = [user("u", "go"), ...Array.from({ length: n + 8 }, (_, i) => readBatch(`b${i}`, [`f${i}`])).flat()];
+		const records: FoldRecord[] = [];
+		let visible = 0;
+		for (let i = 0; i < n; i++) {
+			records.push(fold(entries, 1 + i * 2, 3 + i * 2));
+			const input = ladder(entries, records, { freshStartUnit: n + 6 });
+			for (const p of consolidationProposals(input)) records.push(fold(entries, p.start, p.end, "consolidation"));
+			visible = Lattice.build(entries, records)
+				.visible(new Set())
+				.filter((v) => v.type === "fold").length;
+			expect(visible).toBeLessThanOrEqual(MAX_VISIBLE_FOLDS + 2);
+		}
+		const lattice = Lattice.build(entries, records);
+		const depth = Math.max(...[...lattice.folds.values()].map((f) => f.depth));
+		expect(depth).toBeLessThanOrEqual(Math.log2(n) + 2);
+		expect(depth).toBeGreaterThanOrEqual(Math.floor(Math.log2(n)) - 1);
+	});
+});
+
+function consolidation(entries: TranscriptEntry[], children: FoldRecord[]): FoldRecord {
+	const first = entries.findIndex((e) => e.id === children[0]?.leafIds[0]);
+	const last = entries.findIndex((e) => e.id === children.at(-1)?.leafIds.at(-1));
+	return fold(entries, first, last + 1, "consolidation");
+}

@@ -183,14 +183,29 @@ describe("immediate scheduling", () => {
 });
 
 describe("the fence", () => {
-	it("passes a request inside the budget or one a fold can shrink", () => {
-		expect(fence(99_000, 0, budget).abort).toBe(false);
-		expect(fence(120_000, 30_000, budget).abort).toBe(false);
+	const unit = (requestTokens: number, newestUnitTokens: number) => ({
+		requestTokens,
+		newestUnitTokens,
+		newestUnitName: "the results of read",
+		budget,
 	});
 
-	it("aborts a request nothing can shrink, saying why", () => {
-		const verdict = fence(120_000, 5_000, budget);
+	it("passes a request inside the budget, silently", () => {
+		expect(fence(unit(99_000, 5_000))).toEqual({ abort: false, overBudget: false, message: null });
+	});
+
+	it("lets a request over the budget go on to native compaction, saying so", () => {
+		const verdict = fence(unit(120_000, 5_000));
+		expect(verdict.abort).toBe(false);
+		expect(verdict.overBudget).toBe(true);
+		expect(verdict.message).toMatch(/over the serving budget of 100,000 .* Pi's native compaction takes over/);
+	});
+
+	it("stops only a request whose newest unit alone is larger than the whole window, naming it", () => {
+		const verdict = fence(unit(200_000, 150_000));
 		expect(verdict.abort).toBe(true);
-		expect(verdict.message).toMatch(/exceeds the serving budget of 100,000 .* no lossless fold can make room/);
+		expect(verdict.message).toMatch(
+			/^the results of read is ~150,000 tokens by itself, larger than the whole 110,000-token window/,
+		);
 	});
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { type FoldRecord, foldId, foldSource } from "../../src/lattice/index.ts";
-import { chainRecord, type DecisionBody, type DecisionRecord, replay } from "../../src/state/index.ts";
+import {
+	chainKeyOf,
+	chainRecord,
+	type DecisionBody,
+	type DecisionRecord,
+	emptyState,
+	type FoldState,
+	replay as replayWith,
+} from "../../src/state/index.ts";
 import { sha256Hex } from "../../src/wasm/index.ts";
 import { readBatch } from "../helpers/entries.ts";
 
@@ -19,11 +27,18 @@ function foldOf(prefix: string): FoldRecord {
 	};
 }
 
+const key = chainKeyOf(new Uint8Array(32).fill(7));
+
+/** Replays with the test key (the key every record below is signed with). */
+function replay(records: readonly { entryId: string; data: unknown }[]): FoldState {
+	return replayWith(records, emptyState(), key);
+}
+
 /** Chains bodies into stored entries the way the adapter writes them. */
 function log(bodies: DecisionBody[]): { entryId: string; data: DecisionRecord }[] {
 	let prev: string | null = null;
 	return bodies.map((body, i) => {
-		const data = chainRecord(body, prev);
+		const data = chainRecord(body, prev, key);
 		prev = data.digest;
 		return { entryId: `e${i}`, data };
 	});

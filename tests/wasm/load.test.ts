@@ -8,7 +8,7 @@ import {
 	SCALAR_WASM_SHA256,
 	SIMD_WASM_BASE64,
 	SIMD_WASM_SHA256,
-} from "../../src/wasm/generated/core-wasm.ts";
+} from "../../src/wasm/core-wasm.generated.ts";
 import { core, coreInfo, loadCoreBackend, simdRejectionReason } from "../../src/wasm/index.ts";
 import { type LoadedCore, registerCoreSelfTest } from "../../src/wasm/load.ts";
 import { sha256SelfTest } from "../../src/wasm/sha256-abi.ts";

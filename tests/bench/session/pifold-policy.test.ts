@@ -8,6 +8,7 @@ import { BRIEF_WRITER_MAX_CHARS, isBriefRequest, writeBrief } from "../../../ben
 import { peekedSources, placeholders, sourceMessages, sourceReads } from "../../../bench/session/folds.ts";
 import {
 	briefCoversStage,
+	lineCounts,
 	markFinished,
 	PEEK_MAX_PAGES,
 	PEEK_PAGE_BYTES,
@@ -202,9 +203,10 @@ describe("marking finished stages", () => {
 		// 2 units per stage: only stages whose following units reach the fresh tail's size are marked.
 		const eligible = [1, 2, 3].filter((n) => (4 - n) * 2 + 1 >= FRESH_TAIL_UNITS);
 		expect(marks.map((m) => String(m.args.brief).split(",")[0])).toEqual(eligible.map((n) => `Stage ${n} of 16`));
-		expect(marks[0]?.args.brief).toBe(stageBrief(view.stages[0] as StageView, "R1-ABCDEF", 16));
+		const first = view.stages[0] as StageView;
+		expect(marks[0]?.args.brief).toBe(stageBrief(first, "R1-ABCDEF", 16, lineCounts(view, first)));
 		expect(String(marks[0]?.args.brief)).toContain("Receipt for stage 1: R1-ABCDEF");
-		expect(String(marks[0]?.args.brief)).toContain("dir/file1.js");
+		expect(String(marks[0]?.args.brief)).toContain("dir/file1.js (1 lines)");
 	});
 
 	it("does not mark a span twice (a visible fold call already names it)", () => {

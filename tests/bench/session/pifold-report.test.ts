@@ -1,5 +1,6 @@
-// The report with pi-fold arms in it: pi-fold's own rows (folds, commits, pending marks, peeks, rewrites) and the
-// issue-5 targets, each with the measured value and a verdict computed from this run, never a constant.
+// The report with pi-fold arms in it: pi-fold's own rows (folds, commits, pending marks, peeks, rewrites, what
+// recovering facts cost, the fold tree's depth) and the issue-5 and issue-12 targets, each with the measured value
+// and a verdict computed from this run, never a constant.
 
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DemoResult, reportSchema, runDemo } from "../../../bench/session/index.ts";
 import { pifoldServingBudget } from "../../../bench/session/options.ts";
+import { recallCost, recallTargets } from "../../../bench/session/recall-targets.ts";
 import { evaluateTargets } from "../../../bench/session/targets.ts";
 
 let out: string;
@@ -54,6 +56,12 @@ describe("a report with pi-fold arms", () => {
 			"| pifold-epoch vs pifold-immediate: fresh input <= 0.2x |",
 			"Agent curation (pifold-agent) against native (issue 4's benchmark):",
 			"| Measure | pifold-agent | native | ratio |",
+			"| Searches, bytes shown | - |",
+			"| Fold source read per recovered fact | - |",
+			"| Tool calls per recovered fact | - |",
+			"| Fold tree depth / log2(leaf folds) + 2 | - |",
+			"Targets (issue 12, recall), measured on this run:",
+			"| curating arms: fold source read per recovered fact <= 4 KB |",
 		])
 			expect(result.table).toContain(row);
 	});
@@ -74,5 +82,22 @@ describe("a report with pi-fold arms", () => {
 		expect(peak?.target).toContain(pifoldServingBudget(settings.window, settings.maxTokens).toLocaleString("en-US"));
 		const ladder = targets.find((t) => t.target.startsWith("pifold-ladder"));
 		expect(ladder).toMatchObject({ measured: "not run", met: null });
+	});
+
+	it("computes the recall targets from the arms' recall measures and answer sources", () => {
+		const { arms } = result.report;
+		expect(recallTargets(arms)).toEqual(result.report.recallTargets);
+		const bytes = result.report.recallTargets.find((t) => t.target.includes("fold source read per recovered fact"));
+		const worst = Math.max(
+			...arms
+				.filter((a) => a.name !== "native")
+				.map((a) => {
+					const c = recallCost(a);
+					return c && c.facts > 0 ? c.bytes / c.facts : Number.POSITIVE_INFINITY;
+				}),
+		);
+		expect(bytes?.ratio).toBe(worst);
+		expect(bytes?.met).toBe(worst <= 4_096);
+		expect(recallTargets(arms.filter((a) => a.name === "native")).every((t) => t.met === null)).toBe(true);
 	});
 });

@@ -2,7 +2,8 @@
 // would notice. Every arm completes without a request over the window and without compacting; every rewrite the
 // provider saw is a pi-fold commit (none unattributed); the agent's folds keep the window small and its briefs answer
 // receipt probes; with briefs that leave receipts out, a receipt that only ever existed in a tool result comes back
-// through `peek`; epoch scheduling lands the same marks in fewer rewrites; the ladder alone keeps the budget.
+// through `search`; a revisited file whose folded read is current is not read again; epoch scheduling lands the same
+// marks in fewer rewrites; the ladder alone keeps the budget.
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ArmDefinition, getArm, listArms, registerArm } from "../../../bench/session/arms.ts";
@@ -94,23 +95,33 @@ describe("the agent's own folds", () => {
 		expect(peak).toBeLessThan(0.8 * pifoldServingBudget(WINDOW, MAX_TOKENS));
 	});
 
-	it("recover a receipt that existed only in a tool result through peek when no brief names it", () => {
+	it("recover a receipt that existed only in a tool result by searching the folds when no brief names it", () => {
 		const r = run("test-pifold-terse");
 		const receipts = r.record.answers.filter((a) => a.kind === "receipt" && a.role === "probe");
 		expect(receipts.length).toBeGreaterThan(0);
 		expect(receipts.every((a) => a.correct)).toBe(true);
-		expect(r.routes.brief ?? 0).toBe(0);
-		expect(r.routes.peek ?? 0).toBeGreaterThan(0);
-		expect(r.metrics?.peeks).toBeGreaterThan(0);
-		expect(r.metrics?.peekBytes).toBeGreaterThan(0);
+		// Its briefs name files and line counts, never a receipt: the receipts came from the search.
+		expect(r.routes.search ?? 0).toBeGreaterThanOrEqual(receipts.length);
+		expect(r.metrics?.recall?.searches).toBeGreaterThan(0);
+		expect(r.metrics?.recall?.searchBytes).toBeGreaterThan(0);
 	});
 
-	it("takes files already read back from their folds instead of rereading them from disk", () => {
+	it("does not read a revisited file again when a search shows the fold holds a current read of it", () => {
 		const agent = run("pifold-immediate");
 		const rereader = run("test-pifold-rereader");
 		const rereads = (x: ArmRun) => x.record.reads.filter((f) => f.reread).length;
-		expect(rereads(agent)).toBeLessThan(rereads(rereader));
-		expect(agent.metrics?.peeks).toBeGreaterThan(rereader.metrics?.peeks ?? 0);
+		expect(rereads(agent)).toBe(0);
+		expect(rereads(rereader)).toBeGreaterThan(0);
+		expect(agent.record.reads.length).toBeLessThan(rereader.record.reads.length);
+		expect(agent.metrics?.recall?.searches).toBeGreaterThan(0);
+	});
+
+	it("recover facts from folds with few bytes and few calls each", () => {
+		const r = run("pifold-immediate");
+		const facts = ["brief", "search", "peek", "expand"].reduce((n, s) => n + (r.routes[s] ?? 0), 0);
+		expect(facts).toBeGreaterThan(0);
+		expect((r.metrics?.recall?.sourceBytes ?? 0) / facts).toBeLessThanOrEqual(4_096);
+		expect((r.metrics?.recall?.recoveryCalls ?? 0) / facts).toBeLessThanOrEqual(2);
 	});
 });
 

@@ -1,12 +1,13 @@
 // The whole demo, short: the results folder holds a report.json that validates against the exported schema, a
-// report.md with the table, and a context.svg that parses as XML with one series per arm.
+// report.md with the table, a context.svg that parses as XML with one series per arm, and each arm's session
+// file, which `pi-fold replay` reads back to the ledger's own figures.
 
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DemoResult, parseDemoOptions, reportSchema, runDemo } from "../../../bench/session/index.ts";
-import { parseDemoArgs } from "../../../src/cli/commands/demo.ts";
+import { parseSessionFile, replaySession } from "../../../src/replay/index.ts";
 
 let out: string;
 let result: DemoResult;
@@ -98,45 +99,29 @@ describe("the demo's results folder", () => {
 		for (const arm of ["native", "unmanaged"])
 			expect(readFileSync(join(out, `${arm}.session.jsonl`), "utf8").split("\n").length).toBeGreaterThan(10);
 	});
+
+	it("keeps session files pi-fold replay reads back to the ledger's own figures", async () => {
+		const native = result.report.arms[0] as (typeof result.report.arms)[number];
+		const file = parseSessionFile(readFileSync(join(out, "native.session.jsonl"), "utf8"));
+		const replayed = await replaySession(file, { window: 70_000, maxOutput: result.report.settings.maxTokens });
+		const t = native.totals;
+		expect(replayed.native.total.calls).toBe(t.billedCalls);
+		expect(replayed.native.total.input + replayed.native.total.cacheWrite).toBe(t.freshInput);
+		expect(replayed.native.total.cacheRead).toBe(t.cacheRead);
+		expect(replayed.native.total.output).toBe(t.output);
+		expect(replayed.native.compactions).toBe(native.compactions);
+		const agent = native.requests.filter((r) => r.kind === "agent" && !r.rejected);
+		expect(replayed.native.prompts.map((p) => p.prompt)).toEqual(agent.map((r) => r.context));
+		expect(replayed.pifold.requests.length).toBeGreaterThan(0);
+	});
 });
 
 describe("pi-fold demo flags", () => {
-	it("parses every option", () => {
-		expect(
-			parseDemoArgs([
-				"--stages",
-				"16",
-				"--arms",
-				"native,unmanaged",
-				"--window=90000",
-				"--seed",
-				"s",
-				"--out",
-				"d",
-				"--json",
-				"--quiet",
-			]),
-		).toEqual({
-			stages: 16,
-			arms: ["native", "unmanaged"],
-			window: 90_000,
-			seed: "s",
-			out: "d",
-			json: true,
-			progress: false,
-		});
-	});
-
-	it("refuses what it does not understand, by name", () => {
-		expect(() => parseDemoArgs(["--stages", "many"])).toThrow(/--stages needs a whole number/);
-		expect(() => parseDemoArgs(["--frobnicate"])).toThrow(/unknown demo option "--frobnicate"/);
-	});
-
 	it("runs every arm by default, the pi-fold arms included", () => {
 		expect(parseDemoOptions({}).arms).toEqual([
 			"native",
-			"unmanaged",
 			"pifold-ladder",
+			"pifold-agent",
 			"pifold-immediate",
 			"pifold-epoch",
 		]);

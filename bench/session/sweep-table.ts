@@ -1,0 +1,70 @@
+// The sweep's one compact table: every arm at every window, with the cost at the tiered table and at
+// flat base rates, total tokens and fresh input, each with its ratio to native at the same window,
+// the peak request, compactions, probes (receipts), stages completed; then the targets' verdicts.
+// Pure.
+
+import type { Report } from "./report.ts";
+import type { ArmReport } from "./report-schema.ts";
+import type { SweepVerdict } from "./sweep-targets.ts";
+
+const usd = (v: number) => `$${v.toFixed(2)}`;
+const kTokens = (v: number) => `${(v / 1000).toFixed(v >= 100_000 ? 0 : 1)}k`;
+const mTokens = (v: number) => `${(v / 1_000_000).toFixed(2)}M`;
+
+function withRatio(value: string, own: number, native: number | undefined): string {
+	return native === undefined || native === 0 || own === native ? value : `${value} (${(own / native).toFixed(2)}x)`;
+}
+
+function row(window: number, arm: ArmReport, native: ArmReport | undefined): string[] {
+	const t = arm.totals;
+	const n = native?.totals;
+	return [
+		kTokens(window),
+		arm.name,
+		`${arm.stagesCompleted}/${arm.stageCount}`,
+		withRatio(usd(t.cost), t.cost, n?.cost),
+		withRatio(usd(t.flatCost), t.flatCost, n?.flatCost),
+		withRatio(mTokens(t.totalTokens), t.totalTokens, n?.totalTokens),
+		withRatio(mTokens(t.freshInput), t.freshInput, n?.freshInput),
+		kTokens(t.peakContext),
+		`${arm.compactions}`,
+		`${arm.probes.correct}/${arm.probes.total} (${arm.receiptProbes.correct}/${arm.receiptProbes.total})`,
+	];
+}
+
+const HEAD = [
+	"window",
+	"arm",
+	"stages",
+	"cost (tiered)",
+	"cost (flat)",
+	"tokens",
+	"fresh input",
+	"peak",
+	"compactions",
+	"probes (receipts)",
+];
+
+/** The compact Markdown table of a sweep and its verdicts. */
+export function renderSweepTable(reports: readonly Report[], verdicts: readonly SweepVerdict[]): string {
+	const rows = reports.flatMap((r) => {
+		const native = r.arms.find((a) => a.name === "native");
+		return r.arms.map((a) => row(r.settings.window, a, a === native ? undefined : native));
+	});
+	const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+	const plan = reports[0]?.plan;
+	const out = [
+		plan ? `Plan ${plan.hash.slice(0, 12)} (seed "${plan.seed}"); ratios are to native at the same window.` : "",
+		"",
+		line(HEAD),
+		line(HEAD.map((_, i) => (i < 2 ? "---" : "---:"))),
+		...rows.map(line),
+		"",
+		"Targets, judged on the whole sweep:",
+		"",
+		line(["Target", "Measured", "Verdict"]),
+		line(["---", "---", "---"]),
+		...verdicts.map((v) => line([v.target, v.measured, v.met ? "met" : "MISSED"])),
+	];
+	return `${out.join("\n")}\n`;
+}

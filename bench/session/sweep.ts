@@ -1,0 +1,42 @@
+// The window sweep (`pi-fold demo --sweep`, or `--windows a,b,...`): the same plan, seed and arms run
+// at each window, each window's results in its own folder (window-<W>/), then one compact table of
+// every arm at every window with its ratios to native, and the cost policy's targets judged on the
+// whole sweep (sweep-targets.ts). Writes sweep.json and sweep.md into the results folder.
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { DemoOptionsInput } from "./options.ts";
+import type { Report } from "./report.ts";
+import { defaultResultsDir, type RunDemoContext, runDemo } from "./run.ts";
+import { renderSweepTable } from "./sweep-table.ts";
+import { evaluateSweep, type SweepVerdict } from "./sweep-targets.ts";
+
+export { SWEEP_WINDOWS } from "./options.ts";
+
+export interface SweepResult {
+	/** Each window's report, in window order. */
+	readonly reports: readonly Report[];
+	readonly verdicts: readonly SweepVerdict[];
+	readonly dir: string;
+	readonly table: string;
+}
+
+export async function runSweep(
+	input: DemoOptionsInput & { readonly windows: readonly number[] },
+	context: RunDemoContext = {},
+): Promise<SweepResult> {
+	const { windows, ...options } = input;
+	const dir = resolve(options.out ?? defaultResultsDir());
+	mkdirSync(dir, { recursive: true });
+	const reports: Report[] = [];
+	for (const window of windows) {
+		context.log?.(`window ${window.toLocaleString("en-US")}: running`);
+		const result = await runDemo({ ...options, window, out: join(dir, `window-${window}`) }, context);
+		reports.push(result.report);
+	}
+	const verdicts = evaluateSweep(reports);
+	const table = renderSweepTable(reports, verdicts);
+	writeFileSync(join(dir, "sweep.json"), `${JSON.stringify({ reports, verdicts }, null, "\t")}\n`);
+	writeFileSync(join(dir, "sweep.md"), `# pi-fold window sweep\n\n${table}`);
+	return { reports, verdicts, dir, table };
+}

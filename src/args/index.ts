@@ -1,0 +1,207 @@
+// Command lines of the `pi-fold` commands and of the benchmark programs: each command declares its
+// flags once (kind, value name, help, default, bounds) and both the parser and the usage text derive
+// from that declaration, so a default is written in one place and every flag appears in the usage.
+// Conventions: `--name value` or `--name=value`, boolean `--flag`, `-h`/`--help` anywhere before `--`,
+// `--` ends options, `-` alone is an operand (standard input). Pure: no I/O, no process state.
+
+/** A bad command line. `exitCode` 2 is the CLI's status for usage errors; the message is one line. */
+export class UsageError extends Error {
+	override name = "UsageError";
+	readonly exitCode = 2;
+}
+
+interface FlagBase {
+	/** One line of help (the default is appended from `default`). */
+	help: string;
+	/** A one-letter alias, e.g. "q" for -q. */
+	short?: string;
+}
+
+/** A switch: present or absent. */
+export interface BooleanFlag extends FlagBase {
+	kind: "boolean";
+}
+
+/** A whole number within [min, max] (each bound optional). */
+export interface IntegerFlag extends FlagBase {
+	kind: "integer";
+	/** Name of the value in the usage text, e.g. "N" or "MiB". */
+	value: string;
+	default?: number;
+	min?: number;
+	max?: number;
+}
+
+/** A free string. */
+export interface StringFlag extends FlagBase {
+	kind: "string";
+	value: string;
+	default?: string;
+}
+
+/** One of a fixed set of words. */
+export interface ChoiceFlag extends FlagBase {
+	kind: "choice";
+	choices: readonly string[];
+	default?: string;
+}
+
+export type Flag = BooleanFlag | IntegerFlag | StringFlag | ChoiceFlag;
+export type FlagSpec = Readonly<Record<string, Flag>>;
+
+/** A command: its name after `pi-fold`, its operands, what it does, and its flags. */
+export interface CommandSpec<S extends FlagSpec = FlagSpec> {
+	name: string;
+	/** Operands in the synopsis, e.g. "DIR" or "[FILE]...". */
+	operands?: string;
+	/** One paragraph (already wrapped) printed under the synopsis. */
+	description: string;
+	flags: S;
+	/** Closing lines (exit status, notes). */
+	notes?: string;
+}
+
+type ValueOf<F extends Flag> = F extends BooleanFlag
+	? boolean
+	: F extends IntegerFlag
+		? F extends { default: number }
+			? number
+			: number | undefined
+		: F extends { default: string }
+			? string
+			: string | undefined;
+
+/** The parsed values, typed from the declaration: defaults filled, absent optional flags undefined. */
+export type FlagValues<S extends FlagSpec> = { -readonly [K in keyof S]: ValueOf<S[K]> };
+
+export type ParsedCommandLine<S extends FlagSpec> =
+	| { help: true }
+	| { help: false; flags: FlagValues<S>; operands: string[] };
+
+const HELP_FLAG: BooleanFlag = { kind: "boolean", short: "h", help: "print this help and exit" };
+
+function seeHelp(spec: CommandSpec): string {
+	return `see 'pi-fold ${spec.name} --help'`;
+}
+
+function integerValue(spec: CommandSpec, name: string, flag: IntegerFlag, raw: string): number {
+	const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+	const min = flag.min ?? 0;
+	const max = flag.max ?? Number.MAX_SAFE_INTEGER;
+	if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+	const range =
+		flag.max !== undefined
+			? `an integer from ${min} to ${max}`
+			: flag.min !== undefined
+				? `a whole number of at least ${min}`
+				: "a whole number";
+	throw new UsageError(`--${name} must be ${range}, got ${JSON.stringify(raw)}; ${seeHelp(spec)}`);
+}
+
+function convert(spec: CommandSpec, name: string, flag: Flag, raw: string): string | number {
+	if (flag.kind === "integer") return integerValue(spec, name, flag, raw);
+	if (flag.kind === "choice" && !flag.choices.includes(raw))
+		throw new UsageError(`--${name} must be ${orList(flag.choices)}, got ${JSON.stringify(raw)}`);
+	return raw;
+}
+
+function orList(words: readonly string[]): string {
+	return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+}
+
+function defaults<S extends FlagSpec>(flags: S): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	for (const [name, flag] of Object.entries(flags)) out[name] = flag.kind === "boolean" ? false : flag.default;
+	return out;
+}
+
+function lookup(spec: CommandSpec, arg: string): [string, Flag] {
+	const byShort = arg.length === 2 && arg[0] === "-" && arg[1] !== "-";
+	const name = byShort ? arg.slice(1) : arg.slice(2);
+	const entry = byShort
+		? Object.entries(spec.flags).find(([, f]) => f.short === name)
+		: ([name, spec.flags[name]] as const);
+	if (!entry?.[1]) throw new UsageError(`unknown option ${arg}; ${seeHelp(spec)}`);
+	return [entry[0], entry[1]];
+}
+
+/** Parses `argv` (the words after the command name) against the command's declaration. */
+export function parseCommandLine<S extends FlagSpec>(
+	spec: CommandSpec<S>,
+	argv: readonly string[],
+): ParsedCommandLine<S> {
+	const values = defaults(spec.flags);
+	const operands: string[] = [];
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i] as string;
+		if (arg === "--") {
+			operands.push(...argv.slice(i + 1));
+			break;
+		}
+		if (arg === "-h" || arg === "--help") return { help: true };
+		if (arg === "-" || !arg.startsWith("-")) {
+			operands.push(arg);
+			continue;
+		}
+		const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+		const [name, flag] = lookup(spec, eq >= 0 ? arg.slice(0, eq) : arg);
+		if (flag.kind === "boolean") {
+			if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+			values[name] = true;
+			continue;
+		}
+		const raw = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+		if (raw === undefined) throw new UsageError(`--${name} needs a value (${usageTerm(name, flag)})`);
+		values[name] = convert(spec, name, flag, raw);
+	}
+	return { help: false, flags: values as FlagValues<S>, operands };
+}
+
+function usageTerm(name: string, flag: Flag): string {
+	if (flag.kind === "boolean") return `--${name}`;
+	if (flag.kind === "choice") return `--${name} ${flag.choices.join("|")}`;
+	return `--${name} ${flag.value}`;
+}
+
+/** The help of a flag as words for wrapping; "(default X)" stays one unit. */
+function helpWords(flag: Flag): string[] {
+	const words = flag.help.split(" ");
+	if (flag.kind === "boolean" || flag.default === undefined) return words;
+	return [...words, `(default ${flag.default})`];
+}
+
+/** Words wrapped into lines of at most `width` columns, continuation lines indented by `indent`. */
+export function wrap(words: readonly string[], width: number, indent: string, first = ""): string[] {
+	const lines: string[] = [];
+	let line = first;
+	for (const word of words) {
+		const sep = line === first || line === indent ? "" : " ";
+		if (line.length + sep.length + word.length > width && line.trim() !== "") {
+			lines.push(line);
+			line = indent + word;
+		} else line += sep + word;
+	}
+	if (line.trim() !== "") lines.push(line);
+	return lines;
+}
+
+/** Columns of the usage text. */
+const WIDTH = 100;
+
+/** The full usage text: synopsis with every flag, the description, each flag with its default. */
+export function renderUsage(spec: CommandSpec): string {
+	const entries = Object.entries(spec.flags);
+	const head = `usage: pi-fold ${spec.name} `;
+	const words = [...entries.map(([n, f]) => `[${usageTerm(n, f)}]`), ...(spec.operands ? [spec.operands] : [])];
+	const synopsis = wrap(words, WIDTH, " ".repeat(head.length), head);
+	const rows: [string, string[]][] = [
+		["-h, --help", HELP_FLAG.help.split(" ")],
+		...entries.map(([n, f]): [string, string[]] => [
+			`${f.short ? `-${f.short}, ` : "    "}${usageTerm(n, f)}`,
+			helpWords(f),
+		]),
+	];
+	const left = Math.max(...rows.map(([l]) => l.length)) + 4;
+	const options = rows.flatMap(([l, words]) => wrap(words, WIDTH, " ".repeat(left), `  ${l}`.padEnd(left)));
+	return `${[...synopsis, "", spec.description, "", "options:", ...options, ...(spec.notes ? ["", spec.notes] : [])].join("\n")}\n`;
+}

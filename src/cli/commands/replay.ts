@@ -1,0 +1,133 @@
+// `pi-fold replay [options] FILE` (bundle build/cli-replay.js): what pi-fold would have done in a
+// session you already ran. Reads the Pi session file (no Pi needed), replays it offline through
+// pi-fold's policy (src/replay, no model calls), prints the session as it ran beside the session
+// with pi-fold, and writes the chart. Bad input is one line naming the line of the file (exit 1);
+// bad usage exit 2. Does its own I/O (the session file, the settings file, stdout, the chart).
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
+import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../args/index.ts";
+import { renderLineChart } from "../../chart/index.ts";
+import { parseSettingsText } from "../../options/index.ts";
+import {
+	DEFAULT_CACHE_TTL_MS,
+	DEFAULT_MAX_OUTPUT,
+	type Prices,
+	parseSessionFile,
+	renderReplay,
+	replayChart,
+	replaySession,
+	SessionFileError,
+} from "../../replay/index.ts";
+
+export const REPLAY_COMMAND = {
+	name: "replay",
+	operands: "FILE",
+	description:
+		"Replays the Pi session file FILE offline through pi-fold's policy, with no model calls, and prints what\n" +
+		"happened in the session (requests, tokens and cost from the file's own usage, compactions, peak) beside\n" +
+		"what pi-fold would have done (folds, commits, request sizes, estimated tokens and cost at the session's\n" +
+		"prices, peak, what stays recoverable). Writes the chart as SVG.",
+	flags: {
+		window: {
+			kind: "integer",
+			value: "N",
+			min: 1,
+			help: "the model's context window in tokens (required: a session file does not record it)",
+		},
+		"max-output": {
+			kind: "integer",
+			value: "N",
+			min: 1,
+			default: DEFAULT_MAX_OUTPUT,
+			help: "output tokens each request reserves",
+		},
+		prices: {
+			kind: "string",
+			value: "I,O,CR,CW",
+			help: "dollars per million input, output, cache-read and cache-write tokens (default: what the file's costs imply)",
+		},
+		"cache-ttl": {
+			kind: "integer",
+			value: "SECONDS",
+			min: 1,
+			default: DEFAULT_CACHE_TTL_MS / 1000,
+			help: "the provider's prompt-cache lifetime",
+		},
+		scheduling: {
+			kind: "choice",
+			choices: ["immediate", "epoch", "cost"],
+			help: "pi-fold's foldScheduling (default: pi-fold's own default, or the --settings file's)",
+		},
+		settings: { kind: "string", value: "FILE", help: "replay with the options of a pi-fold.json settings file" },
+		chart: { kind: "string", value: "FILE", help: "where to write the chart (default ./<session>.replay.svg)" },
+		"no-chart": { kind: "boolean", help: "write no chart" },
+		json: { kind: "boolean", help: "print the replay as JSON instead of the table" },
+	},
+	notes: "Exit status: 0 replayed, 1 FILE is not a readable Pi session file (the line is named), 2 bad usage.",
+} satisfies CommandSpec;
+
+/** A problem with the input (exit 1), as the bin reports it: one line. */
+class InputError extends Error {
+	readonly exitCode = 1;
+}
+
+function pricesOf(raw: string | undefined): Prices | undefined {
+	if (raw === undefined) return undefined;
+	const parts = raw.split(",").map(Number);
+	if (parts.length !== 4 || parts.some((p) => !Number.isFinite(p) || p < 0))
+		throw new UsageError(`--prices needs four numbers (input,output,cacheRead,cacheWrite), got ${JSON.stringify(raw)}`);
+	const [input, output, cacheRead, cacheWrite] = parts as [number, number, number, number];
+	return { input, output, cacheRead, cacheWrite };
+}
+
+function readText(path: string, what: string): string {
+	try {
+		return readFileSync(path, "utf8");
+	} catch (error) {
+		throw new InputError(`cannot read ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+	}
+}
+
+/** The options of a `--settings` file, checked as pi-fold checks its own settings files. */
+function settingsOf(path: string | undefined) {
+	if (path === undefined) return undefined;
+	const file = parseSettingsText("global", path, readText(path, "the settings file"));
+	if (file.state !== "read") throw new InputError(`${path}: ${file.state === "invalid" ? file.problem : file.state}`);
+	return file.values;
+}
+
+export async function main(argv: string[]): Promise<number> {
+	const parsed = parseCommandLine(REPLAY_COMMAND, argv);
+	if (parsed.help) {
+		process.stdout.write(renderUsage(REPLAY_COMMAND));
+		return 0;
+	}
+	const { flags } = parsed;
+	const [path, extra] = parsed.operands;
+	if (path === undefined) throw new UsageError("no session file given; see 'pi-fold replay --help'");
+	if (extra !== undefined) throw new UsageError(`one session file expected, also got ${JSON.stringify(extra)}`);
+	if (flags.window === undefined)
+		throw new UsageError("--window N is required: a session file does not record the model's context window");
+	const prices = pricesOf(flags.prices);
+	const settings = settingsOf(flags.settings);
+	let file: ReturnType<typeof parseSessionFile>;
+	try {
+		file = parseSessionFile(readText(path, "the session file"));
+	} catch (error) {
+		if (error instanceof SessionFileError) throw new InputError(`${path}: ${error.message}`);
+		throw error;
+	}
+	const result = await replaySession(file, {
+		window: flags.window,
+		maxOutput: flags["max-output"],
+		cacheTtlMs: flags["cache-ttl"] * 1000,
+		...(flags.scheduling ? { scheduling: flags.scheduling as "immediate" | "epoch" | "cost" } : {}),
+		...(prices ? { prices } : {}),
+		...(settings ? { options: settings } : {}),
+	});
+	const chart = flags["no-chart"] ? undefined : (flags.chart ?? `${basename(path).replace(/\.jsonl$/, "")}.replay.svg`);
+	if (chart) writeFileSync(chart, renderLineChart(replayChart(result)));
+	process.stdout.write(flags.json ? `${JSON.stringify(result, null, "\t")}\n` : renderReplay(result, path, chart));
+	return 0;
+}

@@ -1,0 +1,11 @@
+// The common layer: tiny helpers every other layer may use (no imports of its own). Pure.
+export { errorMessage } from "./errors.ts";
+export {
+	codePointLength,
+	describeCharacter,
+	escapeUnsafe,
+	findUnsafeCharacter,
+	sliceCodePoints,
+	type UnsafeCharacter,
+	unsafeTextProblem,
+} from "./text.ts";

@@ -1,0 +1,89 @@
+// File reads inside a span: for each successful result of a file-reading tool (Pi's `read`, or any
+// tool named like one, e.g. `read_file`, `mcp__fs__read_file`) whose call names a path, the path and
+// the SHA-256 of the text the tool returned, so a later check can tell whether the file on disk
+// still holds that text. A whole-file read is compared with the whole file; a ranged or truncated
+// read (Pi's offset/limit, or its "[Showing lines a-b of n ...]" notice) records which lines it
+// showed, and only those lines are compared. Images and reads that returned no content are skipped.
+// Pure (hashing through the Wasm core).
+
+import { contentText, type TranscriptEntry } from "../transcript/index.ts";
+import { sha256Hex } from "../wasm/index.ts";
+
+/** One file read a fold holds: the result entry, the path as the call named it, the text's digest. */
+export interface FileRead {
+	/** Entry id of the tool result. */
+	readonly entry: string;
+	readonly path: string;
+	/** SHA-256 (hex) of the text the tool returned, without a continuation notice. */
+	readonly sha256: string;
+	/** [first line (1-based), line count] when the read showed only part of the file. */
+	readonly lines?: readonly [number, number];
+}
+
+/** Most reads one fold record lists (the oldest beyond this are not tracked). */
+export const FOLD_READS_MAX = 256;
+/** Longest path recorded. */
+export const READ_PATH_MAX_CHARS = 1_024;
+
+const READ_TOOL = /(^|[_.:-])read(_?file)?$/i;
+const PATH_KEYS = ["path", "file_path", "filePath", "file"] as const;
+/** Pi's continuation notices, appended after two newlines when a read stops before the end. */
+const NOTICE = /\n\n\[(?:Showing lines \d+-\d+ of \d+[^\]\n]*|\d+ more lines in file\.[^\]\n]*)\]$/;
+const NO_CONTENT = /^\[Line \d+ is [^\]\n]*exceeds[^\]\n]*\]$|^Read image file \[/;
+
+/** True for a tool whose name reads like a file read (`read`, `Read`, `read_file`, `fs.read`, ...). */
+export function isFileReadTool(name: string): boolean {
+	return READ_TOOL.test(name);
+}
+
+function pathOf(args: unknown): string | undefined {
+	if (args === null || typeof args !== "object") return undefined;
+	for (const key of PATH_KEYS) {
+		const value = (args as Record<string, unknown>)[key];
+		if (typeof value === "string" && value.length > 0 && value.length <= READ_PATH_MAX_CHARS) return value;
+	}
+	return undefined;
+}
+
+function positiveInt(value: unknown): number | undefined {
+	return typeof value === "number" && Number.isInteger(value) && value >= 1 ? value : undefined;
+}
+
+/** The read a tool result records, given its call's arguments; undefined when it holds no file text. */
+export function fileReadOf(entry: string, args: unknown, resultText: string): FileRead | undefined {
+	const path = pathOf(args);
+	if (path === undefined || NO_CONTENT.test(resultText)) return undefined;
+	const notice = NOTICE.exec(resultText);
+	const text = notice ? resultText.slice(0, notice.index) : resultText;
+	const a = args as { offset?: unknown; limit?: unknown };
+	const from = positiveInt(a.offset);
+	const ranged = notice !== null || from !== undefined || a.limit !== undefined;
+	const read: FileRead = { entry, path, sha256: sha256Hex(text) };
+	return ranged ? { ...read, lines: [from ?? 1, text.split("\n").length] } : read;
+}
+
+/** The file reads among `leaves`, in order, at most FOLD_READS_MAX. */
+export function fileReadsOf(leaves: readonly TranscriptEntry[]): FileRead[] {
+	const calls = new Map<string, { name: string; args: unknown }>();
+	const out: FileRead[] = [];
+	for (const { id, message } of leaves) {
+		if (message.role === "assistant" && Array.isArray(message.content))
+			for (const b of message.content as { type?: unknown; id?: unknown; name?: unknown; arguments?: unknown }[])
+				if (b.type === "toolCall" && typeof b.id === "string" && typeof b.name === "string")
+					calls.set(b.id, { name: b.name, args: b.arguments });
+		if (message.role !== "toolResult" || message.isError === true || typeof message.toolCallId !== "string") continue;
+		const call = calls.get(message.toolCallId);
+		if (!call || !isFileReadTool(call.name)) continue;
+		const read = fileReadOf(id, call.args, contentText(message.content, "\n"));
+		if (read) out.push(read);
+		if (out.length >= FOLD_READS_MAX) break;
+	}
+	return out;
+}
+
+/** The `reads` of a new fold record over `leaves`: none for a consolidation (its child folds hold them). */
+export function readsField(leaves: readonly TranscriptEntry[], kind: string): { reads?: FileRead[] } {
+	if (kind === "consolidation") return {};
+	const reads = fileReadsOf(leaves);
+	return reads.length > 0 ? { reads } : {};
+}

@@ -1,0 +1,35 @@
+// Options layer: the public configuration surface of pi-fold (one zod schema, documented defaults)
+// and its resolution, and the settings files installed users write (settings.ts). Pure; no Pi imports.
+export { derivedNames, OptionsError, resolveOptions } from "./resolve.ts";
+export {
+	DEFAULT_BLOCKING_TOOLS,
+	DEFAULT_BRAND_NOUN,
+	DEFAULT_COMMAND_NAMES,
+	DEFAULT_COMMAND_PREFIX,
+	DEFAULT_ENTRY_TYPE_PREFIX,
+	DEFAULT_FOLD_SCHEDULING,
+	DEFAULT_KEEP_RAW_TOKENS,
+	DEFAULT_TOOL_LABEL,
+	DEFAULT_TOOL_NAME,
+	optionsSchema,
+	type PiFoldOptions,
+	type ResolvedOptions,
+	type SuggestionSource,
+	type SummarizeSpanRequest,
+	type SummarizeSpanResult,
+	TOOL_ACTIONS,
+	type ToolAction,
+} from "./schema.ts";
+export {
+	CODE_ONLY_OPTIONS,
+	FILE_OPTIONS,
+	type FileOption,
+	LOAD_TIME_OPTIONS,
+	type OptionSource,
+	parseSettingsText,
+	SETTINGS_FILE_NAME,
+	type SettingsFile,
+	type SettingsScope,
+	type SettledOptions,
+	settleOptions,
+} from "./settings.ts";

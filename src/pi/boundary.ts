@@ -1,0 +1,61 @@
+// pi-fold's boundary hooks: ONE handler for `turn_end` and one for `agent_before_settle`, each doing
+// the scheduler-gated commit (the runtime's drafts chained after earlier handlers') and then, in
+// order, what else pi-fold does at a boundary (the integrations remember the context; the human's
+// notice and footer). One handler, not one per concern, because Pi (1.6) rebuilds the boundary's
+// preview after EVERY handler of the event, re-applying every draft proposed so far, and each
+// `context_edit` it applies walks the whole branch (`SessionManager.appendContextEdit` checks the
+// target with `getBranch()`): each extra handler after a large fold cost as much as the commit itself
+// (docs/runtime.md, "Large folds").
+
+import type { ExtensionAPI, ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
+import type { BoundaryDraft, BoundaryKind } from "../runtime/index.ts";
+import { guard } from "./hooks.ts";
+import type { PiFold } from "./host.ts";
+
+/** What runs after the commit at a boundary, with the boundary's drafts (earlier handlers' and ours). */
+export type BoundaryFollower = (entries: readonly SessionBoundaryDraft[], ctx: ExtensionContext) => void;
+
+/**
+ * The runtime's drafts as Pi's boundary drafts. The only conversion between the two: replacement
+ * content is always a message content pi-fold read from Pi's own entries (or a placeholder string).
+ */
+function toPiDrafts(drafts: readonly BoundaryDraft[]): SessionBoundaryDraft[] {
+	return drafts as unknown as SessionBoundaryDraft[];
+}
+
+/** Runs each follower, none of which may disturb the boundary. */
+function follow(
+	followers: readonly BoundaryFollower[],
+	entries: readonly SessionBoundaryDraft[],
+	ctx: ExtensionContext,
+) {
+	for (const follower of followers) {
+		try {
+			follower(entries, ctx);
+		} catch {
+			// A follower is a courtesy (a notice, a remembered context): it must never drop the commit.
+		}
+	}
+}
+
+/** Registers pi-fold's one `turn_end` and one `agent_before_settle` handler; `followers` run after the commit. */
+export function registerBoundary(pi: ExtensionAPI, fold: PiFold, followers: readonly BoundaryFollower[]): void {
+	const { runtime } = fold;
+	const boundary = async (
+		event: { entries: SessionBoundaryDraft[]; context?: { llmMessages?: unknown[] } },
+		ctx: ExtensionContext,
+		name: "turn_end" | "agent_before_settle",
+		at: BoundaryKind | null,
+	) => {
+		const commit = guard(name, () =>
+			at ? runtime.boundary(fold.host(ctx), at, event.context?.llmMessages) : undefined,
+		);
+		const drafts = await commit(undefined, ctx);
+		const entries = drafts ? [...event.entries, ...toPiDrafts(drafts)] : event.entries;
+		follow(followers, entries, ctx);
+		return drafts ? { entries } : undefined;
+	};
+	// An aborted turn commits nothing; its followers still run (the footer).
+	pi.on("turn_end", (e, ctx) => boundary(e, ctx, "turn_end", e.outcome === "aborted" ? null : "turn_end"));
+	pi.on("agent_before_settle", (e, ctx) => boundary(e, ctx, "agent_before_settle", "settle"));
+}

@@ -1,0 +1,104 @@
+// pi-fold's Pi hooks, in three groups: the session (session_start / session_tree rebuild from the
+// branch), each request (context: the fence, then the window observer; message_end: usage), and
+// tools (tool_call's opportunistic fold before a blocking tool; session_before_compact beside
+// native compaction). The boundaries (turn_end / agent_before_settle) are boundary.ts's. Every
+// handler catches its own errors and reports them with the event name (out of band), so a failure
+// never kills the host.
+
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { errorMessage } from "../common/index.ts";
+import { registerAnthropicCache } from "./anthropic-cache.ts";
+import type { PiFold } from "./host.ts";
+import { notifierFor } from "./notify.ts";
+import { registerOutputBudget } from "./output-budget.ts";
+
+/** `handler` with its errors caught and reported out of band, naming `event`. */
+export function guard<E, R>(
+	event: string,
+	handler: (event: E, ctx: ExtensionContext) => Promise<R> | R,
+): (event: E, ctx: ExtensionContext) => Promise<R | undefined> {
+	return async (e, ctx) => {
+		try {
+			return await handler(e, ctx);
+		} catch (error) {
+			try {
+				notifierFor(ctx)(`${event} failed: ${errorMessage(error)}`, "error");
+			} catch {
+				// A stale context cannot report; the host must still live.
+			}
+			return undefined;
+		}
+	};
+}
+
+/** session_start (every reason) and session_tree: rebuild everything from the branch. */
+function sessionHooks(pi: ExtensionAPI, fold: PiFold): void {
+	const { runtime } = fold;
+	pi.on(
+		"session_start",
+		guard("session_start", (e, ctx) => runtime.rebuild(fold.host(ctx), `since session ${e.reason}`)),
+	);
+	pi.on(
+		"session_tree",
+		guard("session_tree", (_e, ctx) => runtime.rebuild(fold.host(ctx), "since the last /tree navigation")),
+	);
+}
+
+/** context: the fence, then the window observer; message_end: the provider's usage. */
+function requestHooks(pi: ExtensionAPI, fold: PiFold): void {
+	const { runtime } = fold;
+	pi.on(
+		"context",
+		guard("context", (event, ctx) => {
+			const host = fold.host(ctx);
+			const { verdict } = runtime.request(host, event.messages);
+			if (verdict.abort) ctx.abort();
+			if (verdict.message)
+				runtime.notifyOnce(
+					host,
+					`fence:${verdict.abort}`,
+					`${runtime.options.brandNoun}: ${verdict.message}`,
+					verdict.abort ? "error" : "warning",
+				);
+			return undefined;
+		}),
+	);
+	pi.on(
+		"message_end",
+		guard("message_end", (event) => {
+			const message = event.message as {
+				role?: string;
+				usage?: { input: number; cacheRead: number; cacheWrite: number };
+			};
+			if (message.role === "assistant" && message.usage) runtime.recordUsage(message.usage);
+			return undefined;
+		}),
+	);
+}
+
+/** tool_call: one opportunistic fold before a blocking tool; session_before_compact: beside native compaction. */
+function toolHooks(pi: ExtensionAPI, fold: PiFold): void {
+	const { runtime } = fold;
+	pi.on(
+		"tool_call",
+		guard("tool_call", async (e, ctx) => {
+			await runtime.beforeBlockingCall(fold.host(ctx), e.toolName);
+			return undefined;
+		}),
+	);
+	pi.on(
+		"session_before_compact",
+		guard("session_before_compact", (e, ctx) =>
+			runtime.compaction(fold.host(ctx), e.reason).decision === "cancelled" ? { cancel: true as const } : undefined,
+		),
+	);
+}
+
+/** Registers every hook pi-fold needs on `pi`. */
+export function registerHooks(pi: ExtensionAPI, fold: PiFold): void {
+	sessionHooks(pi, fold);
+	requestHooks(pi, fold);
+	toolHooks(pi, fold);
+	registerOutputBudget(pi);
+	registerAnthropicCache(pi, fold);
+}

@@ -1,0 +1,142 @@
+// Cost scheduling (`foldScheduling: "cost"`, the default): a fold is a free pending mark, as under
+// epoch scheduling, and the runtime commits when committing costs less than holding. At each
+// boundary every commit the standing marks and the ladder's proposals allow is priced (cost.ts: the
+// rewrite from its first change, briefs, the reads it saves); the one that pays most is made once
+// its freed tokens reach their economic order quantity. Deep by construction: the ladder proposes
+// everything stale down to the keep-raw floor, not a fifth of the budget. Hard limits override the
+// economics: at the cap (the budget, or the first price tier when a commit can stay under it) the
+// deepest commit lands; when the provider's cache has expired it lands too, free of rewrite cost;
+// an expand opens the epoch. Pure.
+
+import type { ServingBudget } from "./budget.ts";
+import { PRESSURE_BACKSTOP_OCCUPANCY, TAIL_IMMEDIATE_MESSAGES } from "./constants.ts";
+import {
+	type Candidate,
+	type CommitPrediction,
+	commitOptions,
+	type Economy,
+	type Priced,
+	worthCommitting,
+} from "./cost.ts";
+import type { Proposal } from "./ladder.ts";
+import { firstTierAt } from "./prices.ts";
+import type { MarkView, SchedulePlan } from "./schedule.ts";
+
+export interface CostScheduleInput {
+	/** The serving budget in estimated tokens (the provider's budget over the calibration). */
+	readonly budget: ServingBudget;
+	readonly economy: Economy;
+	/** Entries in the transcript (for the tail-adjacent rule). */
+	readonly entryCount: number;
+	readonly marks: readonly MarkView[];
+	/** Decisions awaiting the window (expands, refolds, rebriefs, dissolves). */
+	readonly decisionsPending: boolean;
+	/** An expand (or refold) is among them: it opens the epoch. */
+	readonly expandPending: boolean;
+	/** The ladder's proposals with the keep-raw floor as the protected tail, oldest first, per rung. */
+	readonly tools: readonly Proposal[];
+	readonly chapters: readonly Proposal[];
+	readonly consolidations: readonly Proposal[];
+	/** Dollars of the model-brief request a ladder proposal would need (0: deterministic). */
+	readonly briefCost: (proposal: Proposal) => number;
+	/** Automatic folding paused: only the agent's and the human's marks and decisions land. */
+	readonly paused: boolean;
+	/** The provider's cache has expired since the last request: the next request is fresh anyway. */
+	readonly cacheCold: boolean;
+}
+
+export interface CostPlan extends SchedulePlan {
+	readonly prediction: CommitPrediction | null;
+}
+
+type Tagged = Candidate & { readonly mark?: MarkView; readonly proposal?: Proposal };
+
+function overlaps(a: { start: number; end: number }, list: readonly { start: number; end: number }[]): boolean {
+	return list.some((b) => a.start < b.end && b.start < a.end);
+}
+
+/** Ready marks, then chapters, tool batches and consolidations that overlap nothing already taken. */
+function candidatesOf(input: CostScheduleInput, ready: readonly MarkView[]): Tagged[] {
+	const out: Tagged[] = ready.map((m) => ({
+		start: m.start,
+		end: m.end,
+		freedTokens: m.freedTokens,
+		briefCost: 0,
+		mark: m,
+	}));
+	if (input.paused) return out;
+	for (const p of [...input.chapters, ...input.tools, ...input.consolidations]) {
+		if (overlaps(p, out)) continue;
+		out.push({ start: p.start, end: p.end, freedTokens: p.freedTokens, briefCost: input.briefCost(p), proposal: p });
+	}
+	return out.sort((a, b) => a.start - b.start);
+}
+
+/** Whether the window must come down now whatever the economics: the budget, or a price tier a commit avoids. */
+function atCap(input: CostScheduleInput, deepest: Priced | undefined): string | null {
+	const e = input.economy;
+	const next = e.windowTokens + e.growthTokens;
+	if (next >= input.budget.budgetTokens * PRESSURE_BACKSTOP_OCCUPANCY) return "the next request would reach the budget";
+	const tier = firstTierAt(e.prices);
+	if (
+		deepest &&
+		e.overhead + next * e.calibration > tier &&
+		deepest.prediction.windowAfterTokens + e.growthTokens * e.calibration < tier
+	)
+		return `the next request would cross the ${tier.toLocaleString("en-US")}-token price tier`;
+	return null;
+}
+
+const usd = (x: number) => `$${x.toFixed(x < 0.1 ? 4 : 2)}`;
+
+/** Decides whether this boundary commits under cost scheduling, and what. */
+export function planCostCommit(input: CostScheduleInput): CostPlan {
+	const refused = input.marks
+		.filter((m) => m.protectedBy !== null)
+		.map((m) => ({ id: m.id, reason: m.protectedBy as string }));
+	const tail = (m: MarkView) => m.actor !== "ladder" && m.end >= input.entryCount - TAIL_IMMEDIATE_MESSAGES;
+	const ready = input.marks.filter((m) => m.protectedBy === null && (!m.inFreshTail || tail(m)));
+	const waiting = input.marks.filter((m) => m.protectedBy === null && m.inFreshTail && !tail(m)).map((m) => m.id);
+	const candidates = candidatesOf(input, ready);
+	const options = commitOptions(input.economy, candidates);
+	const deepest = options[0];
+	const cap = input.paused ? null : atCap(input, deepest);
+	const forced = cap ?? (input.cacheCold ? "the provider's cache expired: the next request is fresh anyway" : null);
+	const opened = input.expandPending ? "an expand opened the epoch" : null;
+	const chosen = forced || opened ? deepest : worthCommitting(options);
+	const reasons = [forced, opened].filter((r): r is string => r !== null);
+	if (chosen && !forced && !opened)
+		reasons.push(
+			`it pays: ~${chosen.prediction.freedTokens.toLocaleString("en-US")} tokens freed save ${usd(chosen.prediction.savingPerRequestUsd)} a request against a rewrite of ${usd(chosen.prediction.rewriteUsd)}`,
+		);
+	if (!chosen && input.decisionsPending) reasons.push("decisions pending");
+	if (!chosen && !input.decisionsPending) {
+		const next = options.find((o) => o.freed > 0);
+		const why = next
+			? `holding: ~${Math.round(next.freed).toLocaleString("en-US")} tokens foldable, worth a commit from ~${Math.round(next.payAt).toLocaleString("en-US")}`
+			: "holding: nothing stale to fold";
+		return {
+			commit: false,
+			reason: why,
+			apply: [],
+			refused: [],
+			waiting: input.marks.map((m) => m.id),
+			ladder: [],
+			freedTokens: 0,
+			prediction: null,
+		};
+	}
+	const taken = chosen?.chosen ?? [];
+	const apply = taken.flatMap((c) => ((c as Tagged).mark ? [(c as Tagged).mark?.id as string] : []));
+	const ladder = taken.flatMap((c) => ((c as Tagged).proposal ? [(c as Tagged).proposal as Proposal] : []));
+	return {
+		commit: true,
+		reason: reasons.join("; "),
+		apply,
+		refused,
+		waiting: [...waiting, ...ready.filter((m) => !apply.includes(m.id)).map((m) => m.id)],
+		ladder,
+		freedTokens: chosen?.freed ?? 0,
+		prediction: chosen?.prediction ?? null,
+	};
+}

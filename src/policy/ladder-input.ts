@@ -1,0 +1,236 @@
+// Builds what the policy layer measures from one snapshot: the estimated tokens each transcript
+// entry occupies in the window now (a collapsed fold counts its placeholder once), the ladder's
+// input (units, chapters, folds in force, pending mark ranges, protections, fresh tail, which tool
+// batches the tool rung may take), and the scheduler's view of every pending mark (freed tokens,
+// protection, fresh tail). Pure over the snapshot; token counts come from the Wasm estimator.
+
+import { isReadOnlyBatch, memoByMessage, type TranscriptEntry, toChapters, type Unit } from "../transcript/index.ts";
+import { estimateTokens } from "../wasm/index.ts";
+import type { LadderInput } from "./ladder.ts";
+import type { MarkView } from "./schedule.ts";
+import type { Snapshot } from "./snapshot.ts";
+
+/** The options the ladder's input depends on (a subset of pi-fold's resolved options). */
+export interface LadderOptions {
+	readonly readOnlyTools: ReadonlySet<string>;
+	readonly foldPeekResults: boolean;
+	readonly toolName: string;
+}
+
+/**
+ * Estimated tokens one new fold's placeholder occupies: the header and the peek/expand line
+ * (~200 characters) plus a typical brief (~400 characters), at ~4 characters per token.
+ */
+export const PLACEHOLDER_TOKENS_ESTIMATE = 160;
+
+/** Per-message framing a provider adds around each message's content (role, separators), in tokens. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/**
+ * Estimated tokens of a request's messages: each message's content (not Pi's bookkeeping fields such
+ * as usage or timestamps, which never reach a provider) plus MESSAGE_OVERHEAD_TOKENS.
+ */
+export function requestMessageTokens(messages: readonly unknown[]): number {
+	let total = 0;
+	for (const message of messages) {
+		total += MESSAGE_OVERHEAD_TOKENS + (message !== null && typeof message === "object" ? requestTokensOf(message) : 0);
+	}
+	return total;
+}
+
+/** A request message's content tokens, memoized by the message object (src/transcript `memoByMessage`). */
+const requestTokensOf = memoByMessage((message) => {
+	const content = (message as { content?: unknown }).content;
+	return estimateTokens(typeof content === "string" ? content : JSON.stringify(content ?? ""));
+});
+
+/** A transcript message's window tokens (its content as JSON), memoized by the message object. */
+const windowTokensOf = memoByMessage((message) =>
+	estimateTokens(JSON.stringify((message as { content?: unknown }).content ?? "")),
+);
+
+/** Estimated tokens per transcript entry as the window shows it now, with prefix sums. */
+export interface WindowTokens {
+	readonly perEntry: readonly number[];
+	/** tokens(start, end): estimated tokens entries [start, end) occupy now. */
+	readonly range: (start: number, end: number) => number;
+	readonly total: number;
+}
+
+/**
+ * A collapsed fold's placeholder as the window shows it: the replacement in force on its first leaf
+ * when it has one (a committed fold: its real brief, handles and listing), else the estimate.
+ */
+function placeholderTokens(snap: Snapshot, foldId: string): number {
+	const first = snap.lattice.get(foldId)?.record.leafIds[0];
+	const shown = first === undefined ? undefined : snap.view.inForce.get(first);
+	return shown ? estimateTokens(JSON.stringify(shown.content ?? "")) : PLACEHOLDER_TOKENS_ESTIMATE;
+}
+
+/** Estimated tokens of the transcript as the edits in force show it (before any pending decision lands). */
+export function shownTokens(snap: Snapshot): number {
+	let total = 0;
+	for (const entry of snap.view.transcript) {
+		const shown = snap.view.inForce.get(entry.id);
+		if (shown === null) continue;
+		total += shown === undefined ? windowTokensOf(entry.message) : estimateTokens(JSON.stringify(shown.content ?? ""));
+	}
+	return total;
+}
+
+export function windowTokens(snap: Snapshot): WindowTokens {
+	const { transcript } = snap.view;
+	const perEntry = new Array<number>(transcript.length).fill(0);
+	for (const item of snap.lattice.visible(snap.state.expanded)) {
+		if (item.type === "entry") {
+			const message = transcript[item.index]?.message;
+			perEntry[item.index] = message ? windowTokensOf(message) : estimateTokens('""');
+		} else perEntry[item.start] = placeholderTokens(snap, item.id);
+	}
+	const prefix = [0];
+	for (const t of perEntry) prefix.push((prefix.at(-1) as number) + t);
+	return {
+		perEntry,
+		range: (start, end) => (prefix[end] ?? 0) - (prefix[start] ?? 0),
+		total: prefix.at(-1) as number,
+	};
+}
+
+/** The fold ids a peek batch read, or null when `unit` is not a completed batch of peeks only. */
+export function peekedFolds(unit: Unit, entries: readonly TranscriptEntry[], toolName: string): string[] | null {
+	if (unit.kind !== "toolBatch" || !unit.complete || unit.toolNames.length === 0) return null;
+	if (!unit.toolNames.every((n) => n === toolName)) return null;
+	const content = entries[unit.start]?.message.content;
+	if (!Array.isArray(content)) return null;
+	const ids: string[] = [];
+	for (const block of content as { type?: string; arguments?: { action?: unknown; id?: unknown } }[]) {
+		if (block.type !== "toolCall") continue;
+		if (block.arguments?.action !== "peek") return null;
+		ids.push(String(block.arguments.id));
+	}
+	return ids.length > 0 ? ids : null;
+}
+
+/** Context-tool actions that only read (their results are completed reads like any read-only tool's). */
+const READING_ACTIONS: ReadonlySet<string> = new Set(["peek", "status", "search"]);
+
+/**
+ * The fold ids a batch's context-tool reads named, when every call of the completed batch reads:
+ * a `readOnlyTools` call or a reading action of the context tool. Null when any call does more.
+ */
+export function readingBatch(
+	unit: Unit,
+	entries: readonly TranscriptEntry[],
+	options: Pick<LadderOptions, "readOnlyTools" | "toolName">,
+): string[] | null {
+	if (unit.kind !== "toolBatch" || !unit.complete || unit.toolNames.length === 0) return null;
+	const content = entries[unit.start]?.message.content;
+	if (!Array.isArray(content)) return null;
+	const ids: string[] = [];
+	for (const block of content as { type?: string; name?: string; arguments?: { action?: unknown; id?: unknown } }[]) {
+		if (block.type !== "toolCall") continue;
+		if (block.name !== options.toolName) {
+			if (!options.readOnlyTools.has(String(block.name))) return null;
+			continue;
+		}
+		if (!READING_ACTIONS.has(String(block.arguments?.action))) return null;
+		if (typeof block.arguments?.id === "string") ids.push(block.arguments.id);
+	}
+	return ids;
+}
+
+/**
+ * Whether the tool rung may take `unit`: a completed batch of `readOnlyTools`, or (with
+ * `foldPeekResults`) a completed batch whose calls only read, the context tool's peeks among them,
+ * when the agent has not expanded a fold it peeked since.
+ */
+export function toolFoldableFor(snap: Snapshot, options: LadderOptions): (unit: Unit) => boolean {
+	return (unit) => {
+		if (isReadOnlyBatch(unit, options.readOnlyTools)) return true;
+		if (!options.foldPeekResults) return false;
+		const peeked = readingBatch(unit, snap.view.transcript, options);
+		return peeked !== null && !peeked.some((id) => snap.state.expanded.has(id));
+	};
+}
+
+/** Entry range [start, end) of a fold record on this transcript, or null when not all leaves are here. */
+export function spanOf(snap: Snapshot, leafIds: readonly string[]): { start: number; end: number } | null {
+	const start = snap.lattice.position.get(leafIds[0] ?? "");
+	const last = snap.lattice.position.get(leafIds.at(-1) ?? "");
+	if (start === undefined || last === undefined || last - start + 1 !== leafIds.length) return null;
+	return { start, end: last + 1 };
+}
+
+export function ladderInput(
+	snap: Snapshot,
+	options: LadderOptions,
+	tokens: WindowTokens,
+	occupancy: number,
+): LadderInput {
+	const pendingRanges: { start: number; end: number }[] = [];
+	for (const mark of snap.state.pendingMarks.values()) {
+		const span = spanOf(snap, mark.fold.leafIds);
+		if (span) pendingRanges.push(span);
+	}
+	return {
+		entries: snap.view.transcript,
+		units: snap.units,
+		chapters: toChapters(snap.units),
+		lattice: snap.lattice,
+		expanded: snap.state.expanded,
+		pendingRanges,
+		protectedEntries: snap.state.protectedEntries,
+		protectedFolds: snap.state.protectedFolds,
+		freshStartUnit: snap.freshUnit,
+		runningTurnUnit: snap.runningUnit,
+		toolFoldable: toolFoldableFor(snap, options),
+		visibleTokens: tokens.range,
+		placeholderTokens: PLACEHOLDER_TOKENS_ESTIMATE,
+		occupancy,
+	};
+}
+
+/** Why a pending mark over [start, end) cannot apply (protected evidence), or null. */
+function markProtection(snap: Snapshot, leafIds: readonly string[], start: number, end: number): string | null {
+	const hit = leafIds.find((id) => snap.state.protectedEntries.has(id));
+	if (hit) return `entry ${hit} is protected`;
+	for (const fold of snap.lattice.folds.values()) {
+		if (fold.start >= start && fold.end <= end && snap.state.protectedFolds.has(fold.record.id))
+			return `fold ${fold.record.id} inside it is protected`;
+	}
+	return null;
+}
+
+/** The scheduler's view of every pending mark, in transcript order. */
+export function markViews(snap: Snapshot, tokens: WindowTokens): MarkView[] {
+	const out: (MarkView & { start: number })[] = [];
+	for (const [id, mark] of snap.state.pendingMarks) {
+		const span = spanOf(snap, mark.fold.leafIds);
+		if (!span) {
+			out.push({
+				id,
+				start: Number.MAX_SAFE_INTEGER,
+				end: Number.MAX_SAFE_INTEGER,
+				freedTokens: 0,
+				actor: mark.actor,
+				protectedBy: "its entries are no longer contiguous in the context",
+				inFreshTail: false,
+			});
+			continue;
+		}
+		const unitOf = (i: number) => snap.units.find((u) => u.start <= i && i < u.end)?.index ?? -1;
+		const lastUnit = unitOf(span.end - 1);
+		const firstUnit = unitOf(span.start);
+		const holdsRunning = snap.runningUnit >= firstUnit && snap.runningUnit <= lastUnit;
+		out.push({
+			id,
+			start: span.start,
+			end: span.end,
+			freedTokens: Math.max(0, tokens.range(span.start, span.end) - PLACEHOLDER_TOKENS_ESTIMATE),
+			actor: mark.actor,
+			protectedBy: markProtection(snap, mark.fold.leafIds, span.start, span.end),
+			inFreshTail: lastUnit >= snap.freshUnit || holdsRunning,
+		});
+	}
+	return out.sort((a, b) => a.start - b.start);
+}

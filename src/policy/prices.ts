@@ -1,0 +1,68 @@
+// What a request costs at a model's prices: dollars per million tokens for fresh input, cache
+// writes, cache reads and output, with pi-ai's long-context tiers (a whole request whose input is
+// above a tier's `inputTokensAbove` is priced at that tier, the highest matching tier winning, as
+// pi-ai's `calculateCost` does). Read from the session model's `cost` (pi-ai `Model.cost`) or the
+// `prices` option. Pure.
+
+/** Dollars per million tokens. */
+export interface Rates {
+	readonly input: number;
+	readonly output: number;
+	readonly cacheRead: number;
+	readonly cacheWrite: number;
+}
+
+/** A model's price table: base rates and long-context tiers (pi-ai's `ModelCost` fits). */
+export interface PriceTable extends Rates {
+	readonly tiers?: readonly (Rates & { readonly inputTokensAbove: number })[] | undefined;
+}
+
+/**
+ * Used when the model states no prices: relative rates only matter to the policy, and these are the
+ * common shape (cache reads a tenth of fresh input, writes at the input price, output six times it).
+ */
+export const DEFAULT_PRICES: PriceTable = { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 5 };
+
+/** The price table to use: the option when given, else the model's, else DEFAULT_PRICES. */
+export function pricesFor(model: PriceTable | undefined, option?: PriceTable): PriceTable {
+	const chosen = option ?? model;
+	if (!chosen || !(chosen.input > 0) || !(chosen.cacheRead >= 0)) return DEFAULT_PRICES;
+	return chosen;
+}
+
+/** The rates a request with `inputTokens` of prompt is billed at. */
+export function ratesAt(table: PriceTable, inputTokens: number): Rates {
+	let rates: Rates = table;
+	let matched = -1;
+	for (const tier of table.tiers ?? []) {
+		if (inputTokens > tier.inputTokensAbove && tier.inputTokensAbove > matched) {
+			rates = tier;
+			matched = tier.inputTokensAbove;
+		}
+	}
+	return rates;
+}
+
+/** The lowest prompt size at which a tier raises prices, or Infinity without tiers. */
+export function firstTierAt(table: PriceTable): number {
+	const tiers = table.tiers ?? [];
+	return tiers.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...tiers.map((t) => t.inputTokensAbove));
+}
+
+/** One request's usage, in tokens: fresh (input + cache write) and cache read make the prompt. */
+export interface RequestTokens {
+	readonly fresh: number;
+	readonly cacheRead: number;
+	readonly output: number;
+}
+
+/** The rate a cache miss is billed at: the cache-write rate, or the input rate when none is stated. */
+export function writeRate(rates: Rates): number {
+	return rates.cacheWrite > 0 ? rates.cacheWrite : rates.input;
+}
+
+/** Dollars for one request (fresh tokens at the write rate, as a prompt cache bills a miss). */
+export function requestCost(table: PriceTable, usage: RequestTokens): number {
+	const rates = ratesAt(table, usage.fresh + usage.cacheRead);
+	return (usage.fresh * writeRate(rates) + usage.cacheRead * rates.cacheRead + usage.output * rates.output) / 1_000_000;
+}

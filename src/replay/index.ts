@@ -1,0 +1,32 @@
+// Replay layer: a recorded Pi session file read without Pi (session-file.ts), what happened in it
+// from its own usage (native.ts), the same messages replayed offline through pi-fold's policy with
+// no model calls (replay.ts, on src/simulate), and the side-by-side text and chart (report.ts).
+// `pi-fold replay` (src/cli/commands/replay.ts) does the file I/O.
+export { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
+export {
+	billedReplies,
+	impliedPrices,
+	type NativeFigures,
+	nativeFigures,
+	type Prices,
+	promptOf,
+	type UsageTotals,
+} from "./native.ts";
+export {
+	DEFAULT_CACHE_TTL_MS,
+	DEFAULT_MAX_OUTPUT,
+	type EstimatedRequest,
+	type PiFoldFigures,
+	type ReplayOptions,
+	type ReplayResult,
+	replaySession,
+} from "./replay.ts";
+export { renderReplay, replayChart } from "./report.ts";
+export {
+	type FileEntry,
+	type FileUsage,
+	parseSessionFile,
+	SESSION_VERSIONS,
+	type SessionFile,
+	SessionFileError,
+} from "./session-file.ts";

@@ -1,0 +1,266 @@
+// Replays a recorded Pi session through pi-fold's policy, offline and with no model calls: the
+// branch's messages driven through a FoldRuntime over a simulated session (src/simulate `drive`,
+// an in-memory fold store, deterministic briefs), each request billed by a positional prefix cache
+// with the session's own idle times. The simulator counts characters / 4; to put its estimates in
+// the session's own tokens, the session is also simulated as it ran (compactions and all) and every
+// estimate scaled by the file's recorded prompt tokens over that simulation's (the calibration),
+// whose bill at the same prices is reported beside the recorded one as the estimator's check.
+// Pure apart from the in-memory store.
+
+import { type PiFoldOptions, type ResolvedOptions, resolveOptions } from "../options/index.ts";
+import { FoldRuntime, type ModelInfo } from "../runtime/index.ts";
+import { drive, MemoryStore, PrefixCache, type SimRequest, SimSession } from "../simulate/index.ts";
+import type { TranscriptMessage } from "../transcript/index.ts";
+import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
+import { impliedPrices, type NativeFigures, nativeFigures, type Prices, type promptOf } from "./native.ts";
+import type { SessionFile } from "./session-file.ts";
+
+/** Output tokens reserved per request when the caller does not say (Pi's default reserve). */
+export const DEFAULT_MAX_OUTPUT = 16_384;
+/** Prefix cache lifetime when the caller does not say: five minutes, the common provider default. */
+export const DEFAULT_CACHE_TTL_MS = 5 * 60_000;
+
+export interface ReplayOptions {
+	/** The model's context window in tokens (a session file does not record it). */
+	readonly window: number;
+	/** Output tokens each request reserves (default DEFAULT_MAX_OUTPUT). */
+	readonly maxOutput?: number;
+	/** Dollars per million tokens (default: what the file's own costs imply). */
+	readonly prices?: Prices;
+	/** Prefix cache lifetime in ms (default DEFAULT_CACHE_TTL_MS). */
+	readonly cacheTtlMs?: number;
+	/** pi-fold's foldScheduling (default: the options', else pi-fold's own default). */
+	readonly scheduling?: ResolvedOptions["foldScheduling"];
+	/** pi-fold's options for the replay (a settings file's), over the replay's own (deterministic briefs). */
+	readonly options?: PiFoldOptions;
+}
+
+/** One request of the pi-fold replay, in the session's tokens. */
+export interface EstimatedRequest {
+	/** Ordinal of the assistant reply it produced (1-based, as in the session). */
+	readonly reply: number;
+	readonly prompt: number;
+	readonly fresh: number;
+	readonly cacheRead: number;
+	readonly output: number;
+	readonly cost: number;
+}
+
+export interface PiFoldFigures {
+	readonly requests: readonly EstimatedRequest[];
+	readonly prompt: number;
+	readonly fresh: number;
+	readonly cacheRead: number;
+	readonly output: number;
+	readonly cost: number;
+	readonly peak: number;
+	readonly folds: number;
+	readonly agentFolds: number;
+	readonly commits: number;
+	/** Entries inside a fold (their exact bytes in the fold store, SHA-256 addressed). */
+	readonly foldedEntries: number;
+	readonly foldedBytes: number;
+	/** Why the replay stopped early (pi-fold's fence), or null. */
+	readonly stopped: string | null;
+	readonly problems: readonly string[];
+}
+
+export interface ReplayResult {
+	readonly sessionId: string;
+	readonly version: number;
+	readonly model: string | undefined;
+	readonly window: number;
+	readonly budget: number;
+	readonly prices: Prices;
+	readonly pricesFrom: "the file's own costs" | "the prices given";
+	readonly messages: number;
+	readonly native: NativeFigures;
+	/**
+	 * The session's cost, its requests' and its summary requests': the file's own, or (a file that
+	 * records no cost) its exact tokens at `prices`.
+	 */
+	readonly recordedCost: {
+		readonly dollars: number;
+		readonly summaries: number;
+		readonly from: "the file" | "the prices";
+	};
+	/** Recorded prompt tokens over the simulator's count of the same requests as they ran. */
+	readonly calibration: number;
+	/** The session as it ran, estimated the way pi-fold's replay is: the estimator's check. */
+	readonly check: { readonly prompt: number; readonly cost: number };
+	readonly pifold: PiFoldFigures;
+}
+
+/** The simulated model: its window and the output it reserves. */
+type SimModel = ModelInfo & { readonly contextWindow: number; readonly maxTokens: number };
+/** The prices, and the one fresh prompt tokens are billed at. */
+type Pricing = { readonly prices: Prices; readonly fresh: number };
+
+/** The price of fresh prompt tokens: cache writes when the session mostly wrote the cache, else input. */
+function freshPrice(native: NativeFigures, prices: Prices): number {
+	return native.requests.cacheWrite > native.requests.input ? prices.cacheWrite : prices.input;
+}
+
+function costOf(fresh: number, cacheRead: number, output: number, prices: Prices, pFresh: number): number {
+	return (fresh * pFresh + cacheRead * prices.cacheRead + output * prices.output) / 1_000_000;
+}
+
+function recordedCost(native: NativeFigures, prices: Prices): ReplayResult["recordedCost"] {
+	if (native.total.cost > 0)
+		return { dollars: native.requests.cost, summaries: native.summaries.cost, from: "the file" };
+	const at = (r: NativeFigures["requests"]) =>
+		(r.input * prices.input +
+			r.cacheWrite * prices.cacheWrite +
+			r.cacheRead * prices.cacheRead +
+			r.output * prices.output) /
+		1_000_000;
+	return { dollars: at(native.requests), summaries: at(native.summaries), from: "the prices" };
+}
+
+/** The session as it ran, simulated: each billed reply's request size and cache bill, in simulator tokens. */
+function simulateRecorded(file: SessionFile, model: SimModel, ttl: number) {
+	const systemPrompt = systemPromptOf(file.branch);
+	let clock = 0;
+	const session = new SimSession({ model, systemPrompt, now: () => clock });
+	const cache = new PrefixCache(ttl);
+	const out: { prompt: number; fresh: number; cacheRead: number }[] = [];
+	feedAsRecorded(file.branch, session, (entry, idleMs) => {
+		clock += idleMs;
+		if (entry.type !== "message" || !entry.message.usage) return;
+		const system: TranscriptMessage = { role: "system", content: systemPrompt };
+		const u = cache.request([system, ...session.llmMessages()], clock);
+		out.push({ prompt: u.promptTokens, fresh: u.fresh, cacheRead: u.cacheRead });
+	});
+	return out;
+}
+
+/** What pi-fold's runtime holds after the replay: folds, commits, what they keep recoverable. */
+function foldFigures(runtime: FoldRuntime, session: SimSession) {
+	const host = session.host({ decisionEntryType: runtime.names.decisionEntryType, receiptType: runtime.receiptType });
+	const snap = runtime.snapshot(host);
+	const folds = [...snap.state.folds.values()];
+	const leaves = new Set(folds.flatMap((f) => f.leafIds));
+	const roots = snap.lattice.roots.map((id) => snap.lattice.get(id)?.record.sourceBytes ?? 0);
+	return {
+		folds: folds.length,
+		agentFolds: folds.filter((f) => f.origin === "agent").length,
+		commits: snap.state.commitSeq,
+		foldedEntries: leaves.size,
+		foldedBytes: roots.reduce((a, b) => a + b, 0),
+	};
+}
+
+/** The calibration (recorded prompt tokens over the simulator's count of the session as it ran) and the check. */
+function calibrate(file: SessionFile, native: NativeFigures, model: SimModel, ttl: number, price: Pricing) {
+	const recorded = simulateRecorded(file, model, ttl);
+	const simulated = recorded.reduce((n, r) => n + r.prompt, 0);
+	const calibration = simulated > 0 ? native.prompts.reduce((n, p) => n + p.prompt, 0) / simulated : 1;
+	const check = { prompt: 0, cost: 0 };
+	recorded.forEach((r, i) => {
+		check.prompt += r.prompt * calibration;
+		const output = native.prompts[i]?.output ?? 0;
+		check.cost += costOf(r.fresh * calibration, r.cacheRead * calibration, output, price.prices, price.fresh);
+	});
+	return { calibration, check };
+}
+
+/** The branch's messages driven through a FoldRuntime over a simulated session (no model calls). */
+async function runPiFold(file: SessionFile, options: ReplayOptions, model: SimModel, ttl: number) {
+	const messages = replayMessages(file.branch, file.entries);
+	const runtime = new FoldRuntime(
+		resolveOptions({
+			...options.options,
+			...(options.scheduling ? { foldScheduling: options.scheduling } : {}),
+			// No model calls: briefs are pi-fold's deterministic ones.
+			summarizer: "deterministic",
+			summarizeContextSpan: undefined,
+		}),
+		() => new MemoryStore(),
+	);
+	const session = new SimSession({ model, systemPrompt: systemPromptOf(file.branch) });
+	const result = await drive(runtime, session, messages, { cacheTtlMs: ttl });
+	return { messages, runtime, session, result };
+}
+
+/** Replays `file` through pi-fold; see the module comment for what is estimated and how. */
+export async function replaySession(file: SessionFile, options: ReplayOptions): Promise<ReplayResult> {
+	const native = nativeFigures(file.branch);
+	const prices = options.prices ?? impliedPrices(file.branch);
+	const price = { prices, fresh: freshPrice(native, prices) };
+	const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+	// The session's prices and cache lifetime, as pi-fold's cost scheduling reads them from a model.
+	const priced = prices.input + prices.output + prices.cacheRead + prices.cacheWrite > 0;
+	const model = {
+		contextWindow: options.window,
+		maxTokens: options.maxOutput ?? DEFAULT_MAX_OUTPUT,
+		cacheTtlMs: ttl,
+		...(priced ? { cost: prices } : {}),
+	};
+	const { calibration, check } = calibrate(file, native, model, ttl, price);
+	const run = await runPiFold(file, options, model, ttl);
+	const requests = estimated(run.result.requests, run.messages, calibration, prices, price.fresh);
+	const total = (pick: (r: EstimatedRequest) => number) => requests.reduce((n, r) => n + pick(r), 0);
+	const budget = model.contextWindow - model.maxTokens;
+	const stopped = `pi-fold's fence would have stopped the session at reply ${requests.length + 1}: no lossless fold could bring that request under pi-fold's limit of ${budget.toLocaleString("en-US")} tokens`;
+	return {
+		sessionId: file.id,
+		version: file.version,
+		model: native.model,
+		window: options.window,
+		budget,
+		prices,
+		pricesFrom: options.prices ? "the prices given" : "the file's own costs",
+		messages: run.messages.length,
+		native,
+		recordedCost: recordedCost(native, prices),
+		calibration,
+		check,
+		pifold: {
+			requests,
+			prompt: total((r) => r.prompt),
+			fresh: total((r) => r.fresh),
+			cacheRead: total((r) => r.cacheRead),
+			output: total((r) => r.output),
+			cost: total((r) => r.cost),
+			peak: requests.reduce((m, r) => Math.max(m, r.prompt), 0),
+			...foldFigures(run.runtime, run.session),
+			stopped: run.result.stopped ? stopped : null,
+			problems: [
+				...run.result.errors,
+				...run.result.divergences.map((d) => `the context tool's call ${d.callId} answered differently than recorded`),
+			],
+		},
+	};
+}
+
+/** The replay's requests in the session's tokens, with the recorded output of the reply each produced. */
+function estimated(
+	requests: readonly SimRequest[],
+	messages: readonly { message: TranscriptMessage }[],
+	calibration: number,
+	prices: Prices,
+	pFresh: number,
+): EstimatedRequest[] {
+	const replyOrdinal = new Map<number, number>();
+	let n = 0;
+	messages.forEach((m, i) => {
+		if (m.message.role === "assistant") replyOrdinal.set(i, ++n);
+	});
+	return requests
+		.filter((r) => !r.fenced)
+		.map((r) => {
+			const reply = messages[r.at]?.message as { usage?: Parameters<typeof promptOf>[0] } | undefined;
+			const usage = reply?.usage;
+			const output = usage?.output ?? 0;
+			const fresh = r.fresh * calibration;
+			const cacheRead = r.cacheRead * calibration;
+			return {
+				reply: replyOrdinal.get(r.at) ?? 0,
+				prompt: r.promptTokens * calibration,
+				fresh,
+				cacheRead,
+				output,
+				cost: costOf(fresh, cacheRead, output, prices, pFresh),
+			};
+		});
+}

@@ -1,0 +1,99 @@
+// The replay as the person who ran it reads it: what happened in the session (recorded) beside what
+// pi-fold would have done (estimated), row by row, with where each number came from, the
+// estimator's check, and the chart (each request's size in both, against the window and pi-fold's
+// limits). Pure.
+
+import type { ChartInput } from "../chart/index.ts";
+import { niceStep } from "../chart/index.ts";
+import { QUIET_OCCUPANCY } from "../policy/index.ts";
+import type { ReplayResult } from "./replay.ts";
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const usd = (n: number) => `$${n.toFixed(2)}`;
+const mb = (bytes: number) =>
+	bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${(bytes / 1000).toFixed(1)} kB`;
+
+function row(label: string, recorded: string, estimated: string): string {
+	return `${label.padEnd(24)} ${recorded.padEnd(28)} ${estimated}`;
+}
+
+function pricesLine(r: ReplayResult): string {
+	const p = r.prices;
+	if (p.input + p.output + p.cacheRead + p.cacheWrite === 0)
+		return "Prices: the file records no cost (pass --prices to price the tokens)";
+	const recorded =
+		r.recordedCost.from === "the prices" ? "; the file records no cost, so its tokens are priced too" : "";
+	return `Prices per million tokens (${r.pricesFrom}): input $${p.input}, output $${p.output}, cache read $${p.cacheRead}, cache write $${p.cacheWrite}${recorded}`;
+}
+
+/** The side-by-side text. `source` names the file; `chartPath` where the chart went, if written. */
+export function renderReplay(r: ReplayResult, source: string, chartPath?: string): string {
+	const n = r.native;
+	const f = r.pifold;
+	const lines = [
+		`pi-fold replay of ${source} (session ${r.sessionId}, file version ${r.version})`,
+		`Model: ${r.model ?? "not named in the file"} · window ${int(r.window)} tokens · pi-fold's limit ${int(r.budget)}`,
+		pricesLine(r),
+		`Replayed ${int(r.messages)} messages of the active branch offline: no model calls (pi-fold's briefs are its built-in ones)`,
+		"",
+		row("", "in the session (recorded)", "with pi-fold (estimated)"),
+		row("Requests", int(n.requests.calls), int(f.requests.length)),
+		row("Prompt tokens", int(n.requests.input + n.requests.cacheRead + n.requests.cacheWrite), int(f.prompt)),
+		row("  read from cache", int(n.requests.cacheRead), int(f.cacheRead)),
+		row("  not cached", int(n.requests.input + n.requests.cacheWrite), int(f.fresh)),
+		row("Output tokens", int(n.requests.output), `${int(f.output)} (the same replies)`),
+		row("Cost of the requests", usd(r.recordedCost.dollars), usd(f.cost)),
+		row("Summary requests", `${n.summaries.calls} (${usd(r.recordedCost.summaries)})`, "none (briefs are built in)"),
+		row("Peak request", int(n.peak), int(f.peak)),
+		row(
+			"Compactions / folds",
+			`${n.compactions} compaction${n.compactions === 1 ? "" : "s"}`,
+			`${f.folds} fold${f.folds === 1 ? "" : "s"} (${f.agentFolds} the agent's) in ${f.commits} commit${f.commits === 1 ? "" : "s"}`,
+		),
+		row(
+			"Out of the model's reach",
+			`${int(n.summarizedAway)} messages summarized away`,
+			`none: ${int(f.foldedEntries)} entries folded, ${mb(f.foldedBytes)}`,
+		),
+		"",
+		`Every folded entry stays in pi-fold's fold store byte for byte, addressed and verified by SHA-256; peek or expand brings it back.`,
+		`Estimates: the simulator's count of each request, scaled by ${r.calibration.toFixed(3)} (the file's prompt tokens over the simulator's count of the same session as it ran).`,
+		`Estimator check: that session as it ran, estimated the same way: ${int(r.check.prompt)} prompt tokens, ${usd(r.check.cost)} (recorded: ${int(n.requests.input + n.requests.cacheRead + n.requests.cacheWrite)}, ${usd(r.recordedCost.dollars)}).`,
+	];
+	if (n.other.calls > 0)
+		lines.push(
+			`Other usage in the file (cache warming and the like): ${n.other.calls} records, ${usd(n.other.cost)}; not replayed.`,
+		);
+	if (f.stopped) lines.push(`Stopped early: ${f.stopped}.`);
+	for (const p of f.problems.slice(0, 5)) lines.push(`Note: ${p}`);
+	if (chartPath) lines.push(`Chart: ${chartPath}`);
+	return `${lines.join("\n")}\n`;
+}
+
+/** The chart: each reply's request size, recorded and with pi-fold, against the window and pi-fold's limits. */
+export function replayChart(r: ReplayResult): ChartInput {
+	const recorded = r.native.prompts.map((p, i) => ({ x: i + 1, y: p.prompt }));
+	const pifold = r.pifold.requests.map((q) => ({ x: q.reply, y: q.prompt }));
+	const xMax = Math.max(2, recorded.length, ...pifold.map((p) => p.x));
+	const step = niceStep(xMax, 8);
+	const ticks = [1];
+	for (let x = step; x <= xMax; x += step) if (x > 1) ticks.push(x);
+	return {
+		title: "Request size per reply: the session as it ran, and with pi-fold",
+		subtitle: `${r.model ?? "session"} · ${int(r.window)}-token window · pi-fold's sizes are estimates`,
+		xLabel: "reply (in the order the session made them)",
+		yLabel: "request size (tokens)",
+		xMin: 0.5,
+		xMax: xMax + 0.5,
+		xTicks: ticks.map((t) => ({ at: t, label: String(t) })),
+		series: [
+			{ name: "recorded", label: `in the session (${r.native.compactions} compactions)`, points: recorded },
+			{ name: "pi-fold", label: `with pi-fold (${r.pifold.commits} commits, estimated)`, points: pifold },
+		],
+		guides: [
+			{ value: r.window, label: `model window ${int(r.window)} tokens` },
+			{ value: r.budget, label: `pi-fold's limit ${int(r.budget)} (window less the reply's reserve)` },
+			{ value: QUIET_OCCUPANCY * r.budget, label: `pi-fold folds on its own above ${int(QUIET_OCCUPANCY * r.budget)}` },
+		],
+	};
+}

@@ -1,0 +1,76 @@
+// The peek action: one fold's exact, SHA-256-verified source as a tool result, at any depth
+// (ancestors stay collapsed), in a bounded slice on UTF-8 boundaries with the next offset, trimmed
+// when the window has no room for all it asked (admission.ts). The
+// source must be the fold's own (bound-source.ts: its entries are the fold's leaves and hash to its
+// id), checked once per fold before the first slice. It records nothing and never edits the window.
+// The fold store does the verified read.
+
+import { errorMessage } from "../../common/index.ts";
+import { ensureBound } from "../bound-source.ts";
+import { entriesOverlapping, staleInFold, staleNote } from "../stale.ts";
+import { admittedPeekBytes } from "./admission.ts";
+import { PEEK_DEFAULT_BYTES } from "./schema.ts";
+import { type ActionInput, type ActionResult, askFor, refuse } from "./shared.ts";
+
+export async function peekAction(
+	input: ActionInput,
+	args: { id: string; offset?: number | undefined; bytes?: number | undefined },
+): Promise<ActionResult> {
+	const snap = input.runtime.snapshot(input.host);
+	const fold = snap.state.folds.get(args.id) ?? snap.known.get(args.id);
+	if (!fold) return refuse("peek", `no fold ${args.id} on this branch`);
+	const offset = args.offset ?? 0;
+	const asked = args.bytes ?? PEEK_DEFAULT_BYTES;
+	const want = admittedPeekBytes(input, snap, asked);
+	if (offset > fold.sourceBytes)
+		return refuse("peek", `offset ${offset} is past the end of fold ${args.id} (${fold.sourceBytes} bytes)`);
+	let slice: Awaited<ReturnType<ReturnType<typeof input.runtime.store>["readSlice"]>>;
+	try {
+		const store = input.runtime.store(input.host);
+		await ensureBound(store, fold);
+		slice = await store.readSlice(fold.sourceSha256, offset, want, `fold ${args.id}`, fold.sourceBytes);
+	} catch (error) {
+		return refuse("peek", errorMessage(error), { id: args.id });
+	}
+	const done = slice.end >= slice.totalBytes;
+	const stale = staleInSlice(input, snap, fold, slice.start, slice.end);
+	const trimmed =
+		want < asked
+			? ` · trimmed to ${want.toLocaleString("en-US")} of the ${asked.toLocaleString("en-US")} bytes asked: the window has no room for more`
+			: "";
+	const head = `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified · one JSON line per entry${stale.note}${trimmed}]`;
+	const tail = done ? "[end of source]" : `[more: ${askFor(input, "peek", args.id, slice.end)}]`;
+	return {
+		text: `${head}\n${slice.text}\n${tail}`,
+		details: {
+			action: "peek",
+			id: args.id,
+			start: slice.start,
+			end: slice.end,
+			totalBytes: slice.totalBytes,
+			nextOffset: done ? null : slice.end,
+			...(want < asked ? { trimmedFrom: asked } : {}),
+			stale: stale.reads,
+		},
+	};
+}
+
+/** Files read in this slice whose file on disk no longer holds what the read returned (none: ""). */
+function staleInSlice(
+	input: ActionInput,
+	snap: ReturnType<ActionInput["runtime"]["snapshot"]>,
+	fold: Parameters<typeof staleInFold>[3],
+	start: number,
+	end: number,
+): { note: string; reads: { path: string; entry: string; state: string }[] } {
+	const all = staleInFold(input.runtime, input.host, snap, fold);
+	if (all.length === 0) return { note: "", reads: [] };
+	const here = entriesOverlapping(snap, fold.leafIds, start, end);
+	const shown = all.filter((s) => here.has(s.read.entry));
+	const reads = shown.map((s) => ({ path: s.read.path, entry: s.read.entry, state: s.state }));
+	const listed = shown.slice(0, 3).map((s) => `${s.read.path} (entry ${s.read.entry}) ${staleNote(s.state)}`);
+	const more = shown.length > 3 ? ` and ${shown.length - 3} more` : "";
+	const elsewhere = all.length - shown.length;
+	const other = elsewhere > 0 ? ` · ${elsewhere} other stale read${elsewhere === 1 ? "" : "s"} in this fold` : "";
+	return { note: listed.length > 0 ? ` · ${listed.join("; ")}${more}${other}` : other, reads };
+}

@@ -1,0 +1,148 @@
+// The search action: finds a pattern in the exact sources of the folds on this branch (every
+// top-level fold, or one fold with everything nested in it), each source read once, verified
+// against its SHA-256 and scanned from the same bytes by the fold store. Top-level sources hold
+// their nested folds' entries, so each entry is scanned once; a hit is reported in the innermost
+// fold that holds it, at its byte offset in that fold's own source (the scanner reports where each
+// nested fold's first entry starts), with a ready peek call. A source that fails verification shows
+// none of its bytes: it is named, and the folds nested in it are searched instead. It records
+// nothing and never changes the window. Rendering is search-render.ts.
+
+import { isFileReadTool, type PlacedFold } from "../../lattice/index.ts";
+import type { Snapshot } from "../../policy/index.ts";
+import type { BlobSearchResult, CompiledQuery } from "../../store/index.ts";
+import { compileQuery } from "../../store/index.ts";
+import { readsUnder, staleOf } from "../stale.ts";
+import { annotate } from "./search-notes.ts";
+import { renderSearch } from "./search-render.ts";
+import {
+	type EntryRange,
+	type PlacedHit,
+	SEARCH_DEFAULT_LIMIT,
+	SEARCH_MAX_HITS,
+	SEARCH_TIME_LIMIT_MS,
+	type SearchArgs,
+	type SearchFindings,
+} from "./search-types.ts";
+import { type ActionInput, type ActionResult, refuse } from "./shared.ts";
+
+/** Entries whose byte ranges one source's scan reports at most (nested folds' first entries, reads). */
+const ANCHORS_MAX = 4_096;
+/** Rounds of "search the nested folds of a source that failed" at most. */
+const FALLBACK_ROUNDS = 8;
+
+export async function searchAction(input: ActionInput, args: SearchArgs): Promise<ActionResult> {
+	const compiled = compileQuery({ pattern: args.pattern, regex: args.regex === true });
+	if (!compiled.ok) return refuse("search", `pattern: ${compiled.error}`);
+	const limit = args.limit ?? SEARCH_DEFAULT_LIMIT;
+	const page = args.page ?? 1;
+	if (page * limit > SEARCH_MAX_HITS)
+		return refuse("search", `page ${page} of ${limit} is past the first ${SEARCH_MAX_HITS} hits; narrow the pattern`);
+	const snap = input.runtime.snapshot(input.host);
+	let scope: PlacedFold[];
+	if (args.fold !== undefined) {
+		const fold = snap.lattice.get(args.fold);
+		if (!fold) return refuse("search", `no fold ${args.fold} on this branch`);
+		scope = [fold];
+	} else scope = snap.lattice.roots.map((id) => snap.lattice.get(id) as PlacedFold);
+	if (scope.length === 0)
+		return { text: "No folds on this branch to search.", details: { action: "search", total: 0, sources: 0 } };
+	const findings = await find(input, snap, scope, compiled.query, page * limit);
+	const shown = findings.hits.slice((page - 1) * limit, page * limit);
+	const notes = annotate(snap, shown);
+	const held = readsUnder(snap, scope);
+	const stale = staleOf(
+		input.runtime,
+		input.host,
+		notes.readEntries.flatMap((e) => held.get(e) ?? []),
+	);
+	return renderSearch({ ...args, limit, page }, findings, shown, notes, stale);
+}
+
+/** The folds directly nested in `fold`. */
+function childFolds(snap: Snapshot, fold: PlacedFold): PlacedFold[] {
+	return fold.children.flatMap((c) => (c.type === "fold" ? [snap.lattice.get(c.id) as PlacedFold] : []));
+}
+
+/** Entries whose ranges the scan of `fold`'s source should report: nested folds' first entries, file reads. */
+function anchorsOf(snap: Snapshot, fold: PlacedFold): string[] {
+	const out = new Set<string>();
+	for (const f of snap.lattice.inOrder())
+		if (f !== fold && fold.start <= f.start && f.end <= fold.end) out.add(f.record.leafIds[0] as string);
+	for (let i = fold.start; i < fold.end && out.size < ANCHORS_MAX; i++) {
+		const entry = snap.view.transcript[i];
+		if (entry?.message.role === "toolResult" && isFileReadTool(String(entry.message.toolName ?? ""))) out.add(entry.id);
+	}
+	return [...out].slice(0, ANCHORS_MAX);
+}
+
+async function find(
+	input: ActionInput,
+	snap: Snapshot,
+	scope: PlacedFold[],
+	query: CompiledQuery,
+	maxHits: number,
+): Promise<SearchFindings> {
+	const store = input.runtime.store(input.host);
+	const deadline = Date.now() + SEARCH_TIME_LIMIT_MS;
+	const found: { fold: PlacedFold; result: Extract<BlobSearchResult, { ok: true }> }[] = [];
+	const failed: SearchFindings["failed"] = [];
+	let pending = scope;
+	let stopped: string | null = null;
+	let sources = 0;
+	let planned = 0;
+	let bytes = 0;
+	for (let round = 0; pending.length > 0 && stopped === null && round < FALLBACK_ROUNDS; round++) {
+		planned += pending.length;
+		const targets = pending.map((f) => ({ sha256: f.record.sourceSha256, anchors: anchorsOf(snap, f) }));
+		const timeLimitMs = Math.max(1, deadline - Date.now());
+		const run = await store.search(targets, query, { maxHits, timeLimitMs });
+		stopped = run.stopped;
+		const next: PlacedFold[] = [];
+		run.results.forEach((result, i) => {
+			const fold = pending[i] as PlacedFold;
+			if (!result) return;
+			sources++;
+			bytes += result.bytes;
+			if (result.ok) found.push({ fold, result });
+			else {
+				const instead = childFolds(snap, fold);
+				failed.push({ fold, result, instead: instead.map((f) => f.record.id) });
+				next.push(...instead);
+			}
+		});
+		pending = next;
+	}
+	const hits = found.flatMap(({ fold, result }) => placeHits(snap, fold, result));
+	hits.sort((a, b) => a.at - b.at || a.hit.offset - b.hit.offset);
+	const total = found.reduce((sum, f) => sum + f.result.hitCount, 0);
+	return { hits, total, failed, sources, sourcesPlanned: planned, bytes, stopped };
+}
+
+/** Places each hit of `scanned`'s source in the innermost fold holding its entry. */
+function placeHits(snap: Snapshot, scanned: PlacedFold, result: Extract<BlobSearchResult, { ok: true }>): PlacedHit[] {
+	const anchors = new Map(result.anchors.map(([id, start, end]) => [id, { start, end }]));
+	const inner = (index: number): { fold: PlacedFold; base: number } => {
+		const fold = snap.lattice.innermostAt(index);
+		const base = fold === undefined || fold === scanned ? 0 : anchors.get(fold.record.leafIds[0] as string)?.start;
+		return fold !== undefined && base !== undefined ? { fold, base } : { fold: scanned, base: 0 };
+	};
+	const ranges = new Map<string, EntryRange>();
+	for (const [id, range] of anchors) {
+		const at = snap.lattice.position.get(id);
+		if (at === undefined) continue;
+		const where = inner(at);
+		ranges.set(id, { fold: where.fold, start: range.start - where.base, end: range.end - where.base });
+	}
+	return result.hits.map((hit) => {
+		const at = hit.entryId === null ? undefined : snap.lattice.position.get(hit.entryId);
+		const where = at === undefined ? { fold: scanned, base: 0 } : inner(at);
+		return {
+			fold: where.fold,
+			hit,
+			offset: hit.offset - where.base,
+			entryStart: hit.entryStart === null ? null : hit.entryStart - where.base,
+			at: at ?? scanned.start,
+			ranges,
+		};
+	});
+}

@@ -1,0 +1,140 @@
+// The gate of a boundary under cost scheduling: what the cost policy (src/policy cost-schedule.ts)
+// reads of the session now. The ladder's proposals are computed with the keep-raw floor as the
+// protected tail (fold deep: everything stale down to the working set the model keeps raw); the
+// economy is the window, what was appended since the last request, the growth rate, the calibration
+// and the prices (the `prices` option, else the model's); a model-written brief is priced and kept
+// only when it costs less than what its fold saves until the next commit; the cache is cold when
+// the last request is older than its lifetime. Pure over the snapshot and the meter.
+
+import { SUMMARY_INPUT_MAX_CHARS, SUMMARY_MAX_OUTPUT_TOKENS } from "../briefs/index.ts";
+import type { ResolvedOptions } from "../options/index.ts";
+import {
+	briefRequestCost,
+	type CostPlan,
+	chapterProposals,
+	consolidationProposals,
+	type Economy,
+	ladderInput,
+	markViews,
+	type Proposal,
+	planCostCommit,
+	pricesFor,
+	ratesAt,
+	type Snapshot,
+	shownTokens,
+	toolProposals,
+	type WindowTokens,
+	windowTokens,
+} from "../policy/index.ts";
+import type { Occupancy } from "./boundary.ts";
+import type { SessionMeter } from "./meter.ts";
+import type { Host } from "./ports.ts";
+
+/** The keep-raw floor is at most this share of the serving budget (small windows keep less raw). */
+export const KEEP_RAW_MAX_BUDGET_SHARE = 0.25;
+/** Growth assumed per request before any is measured, as a share of the serving budget. */
+export const DEFAULT_GROWTH_SHARE = 0.02;
+/** Characters per token assumed for a model brief's bounded input. */
+const BRIEF_CHARS_PER_TOKEN = 4;
+
+export interface CostGate {
+	readonly plan: CostPlan;
+	readonly marks: ReturnType<typeof markViews>;
+	/** Whether a chapter or consolidation proposal gets a model-written brief (it pays for itself). */
+	readonly modelBrief: (proposal: Proposal) => boolean;
+}
+
+/** The first unit of the newest units holding `keepTokens` of the window (the keep-raw floor). */
+export function keepRawUnit(snap: Snapshot, tokens: WindowTokens, keepTokens: number): number {
+	let held = 0;
+	for (let u = snap.units.length - 1; u >= 0; u--) {
+		const unit = snap.units[u];
+		if (!unit) break;
+		held += tokens.range(unit.start, unit.end);
+		if (held >= keepTokens) return u;
+	}
+	return 0;
+}
+
+/**
+ * What the pending decisions do to the window whatever the commit folds: the rewrite starts at
+ * their first edit at the latest, and the window grows by what they restore (the state's window
+ * against the one in force).
+ */
+function pendingChange(snap: Snapshot, tokens: WindowTokens, from: number | null) {
+	if (from === null) return {};
+	return { pendingFrom: from, pendingGrowth: tokens.total - shownTokens(snap) };
+}
+
+/** Whether the provider's cache has expired since the last request. */
+function cacheCold(host: Host, meter: SessionMeter, ttlOption: number | undefined): boolean {
+	const ttl = ttlOption ?? host.model()?.cacheTtlMs;
+	const last = meter.lastRequestAt;
+	return ttl !== undefined && last !== null && host.now() - last > ttl;
+}
+
+/** Prices of model briefs: the summarizer's model when the host knows it, else the session model's. */
+function briefPricer(host: Host, options: ResolvedOptions, economy: Economy, horizon: number) {
+	if (options.summarizer === "deterministic" || options.summarizer === "custom") return () => 0;
+	const prices = pricesFor(host.briefModel?.()?.cost ?? host.model()?.cost, undefined);
+	const read =
+		ratesAt(economy.prices, economy.overhead + economy.windowTokens * economy.calibration).cacheRead / 1_000_000;
+	return (p: Proposal) => {
+		if (p.rung === "tools") return 0;
+		const input = Math.min(p.freedTokens * economy.calibration, SUMMARY_INPUT_MAX_CHARS / BRIEF_CHARS_PER_TOKEN);
+		const cost = briefRequestCost(prices, input, SUMMARY_MAX_OUTPUT_TOKENS);
+		const saving = p.freedTokens * economy.calibration * read * horizon;
+		return cost <= saving ? cost : 0;
+	};
+}
+
+/** Step 1 under cost scheduling: does this boundary commit, and what. */
+export function costGate(input: {
+	readonly snap: Snapshot;
+	readonly options: ResolvedOptions;
+	readonly occupancy: Occupancy;
+	readonly meter: SessionMeter;
+	readonly host: Host;
+	readonly decisionsPending: boolean;
+	readonly expandPending: boolean;
+	/** The first entry the pending decisions change (their edits land with any commit), or null. */
+	readonly pendingFrom?: number | null;
+	readonly paused: boolean;
+}): CostGate {
+	const { snap, options, meter } = input;
+	const { rate: k, overhead } = meter.calibration;
+	const tokens = windowTokens(snap);
+	const marks = markViews(snap, tokens);
+	// `snap.budget` is in estimated tokens (the runtime scales it by the calibration): one unit throughout.
+	const keep = Math.min(options.keepRawTokens / k, KEEP_RAW_MAX_BUDGET_SHARE * snap.budget.budgetTokens);
+	const deep = { ...snap, freshUnit: Math.min(snap.freshUnit, keepRawUnit(snap, tokens, keep)) };
+	const ladder = ladderInput(deep, options, tokens, input.occupancy.tokens / snap.budget.budgetTokens);
+	const window = input.occupancy.tokens;
+	const economy: Economy = {
+		windowTokens: window,
+		appendedTokens: Math.max(0, window - (meter.lastRequestTokens ?? window)),
+		growthTokens: meter.growthTokens(DEFAULT_GROWTH_SHARE * snap.budget.budgetTokens),
+		calibration: k,
+		overhead,
+		prices: pricesFor(input.host.model()?.cost, options.prices),
+		prefixTokens: (start) => (input.occupancy.systemTokens ?? 0) + tokens.range(0, start),
+		...pendingChange(snap, tokens, input.pendingFrom ?? null),
+	};
+	const horizon = Math.max(1, (snap.budget.budgetTokens - window) / Math.max(1, economy.growthTokens));
+	const briefCost = briefPricer(input.host, options, economy, horizon);
+	const plan = planCostCommit({
+		budget: snap.budget,
+		economy,
+		entryCount: snap.view.transcript.length,
+		marks,
+		decisionsPending: input.decisionsPending,
+		expandPending: input.expandPending,
+		tools: toolProposals(ladder),
+		chapters: chapterProposals(ladder),
+		consolidations: consolidationProposals(ladder),
+		briefCost,
+		paused: input.paused,
+		cacheCold: cacheCold(input.host, meter, options.cacheTtlMs),
+	});
+	return { plan, marks, modelBrief: (p) => briefCost(p) > 0 };
+}

@@ -1,0 +1,72 @@
+// The provider-window fence's measurement: the estimated size of the request about to be sent,
+// cheaply. Between commits every request is the previous one plus appended messages, so a message
+// whose digest is unchanged reuses the previous request's estimate and only new messages are
+// estimated (the digests are the window observer's, computed once per request). The verdict is
+// src/policy `fence`; the host adapter aborts the request and tells the human. Pure in-memory.
+
+import { requestMessageTokens } from "../policy/index.ts";
+import { estimateTokens } from "../wasm/index.ts";
+
+/** Per-message estimates of the last request, by message digest, and the last system prompt's. */
+export class RequestEstimator {
+	private byDigest = new Map<string, number>();
+	private system = "";
+	private systemTokens = 0;
+
+	/** Estimated tokens of `systemPrompt` (estimated once per distinct prompt). */
+	systemTokensOf(systemPrompt: string): number {
+		if (systemPrompt !== this.system) {
+			this.system = systemPrompt;
+			this.systemTokens = estimateTokens(systemPrompt);
+		}
+		return this.systemTokens;
+	}
+
+	/** Estimated tokens of `messages` (with their digests) and of `systemPrompt`. */
+	estimate(
+		messages: readonly unknown[],
+		digests: readonly Uint8Array[],
+		systemPrompt: string,
+	): { messages: number; system: number; newestUnit: number } {
+		const next = new Map<string, number>();
+		const each: number[] = [];
+		let total = 0;
+		messages.forEach((message, i) => {
+			const key = Buffer.from(digests[i] as Uint8Array).toString("hex");
+			const tokens = next.get(key) ?? this.byDigest.get(key) ?? requestMessageTokens([message]);
+			next.set(key, tokens);
+			each.push(tokens);
+			total += tokens;
+		});
+		this.systemTokensOf(systemPrompt);
+		this.byDigest = next;
+		const start = newestUnitStart(messages);
+		const newestUnit = each.slice(start).reduce((sum, t) => sum + t, 0);
+		return { messages: total, system: this.systemTokens, newestUnit };
+	}
+}
+
+/** Roles that belong to the unit before them: a call's results, and custom messages (pi-fold's own receipt). */
+const TRAILING_ROLES = new Set(["toolResult", "custom"]);
+
+/**
+ * Index where the newest indivisible unit starts: the last message that is neither a tool result
+ * nor a custom message. A commit's receipt (a custom message) lands right after the turn's
+ * results, so it must not hide the tool batch before it from the fence; nor may another
+ * extension's custom message.
+ */
+export function newestUnitStart(messages: readonly unknown[]): number {
+	for (let i = messages.length - 1; i >= 0; i--)
+		if (!TRAILING_ROLES.has((messages[i] as { role?: string } | null)?.role ?? "")) return i;
+	return 0;
+}
+
+/** A person's name for the newest unit of a request. */
+export function newestUnitName(messages: readonly unknown[]): string {
+	const first = messages[newestUnitStart(messages)] as { role?: string; content?: unknown } | undefined;
+	if (first?.role !== "assistant") return "the newest message";
+	const calls = Array.isArray(first.content)
+		? (first.content as { type?: string; name?: string }[]).filter((b) => b.type === "toolCall").map((b) => b.name)
+		: [];
+	return calls.length > 0 ? `the results of ${[...new Set(calls)].join(", ")}` : "the newest reply";
+}

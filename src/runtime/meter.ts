@@ -1,0 +1,105 @@
+// What the cost policy measures of a live session, from the requests it observes: how fast the
+// window grows (estimated tokens appended per request, smoothed over pure appends), how the
+// provider counts a request against pi-fold's estimate of it (a fixed overhead such as the tool
+// definitions, plus a rate per estimated token, fitted over recent requests), and when the last
+// request left with how many tokens. Not durable: it restarts with the session. Pure in-memory.
+
+/** Weight of the newest sample in the growth average. */
+export const METER_SMOOTHING = 0.3;
+/** Requests the calibration is fitted over (the newest). */
+export const CALIBRATION_SAMPLES = 16;
+/** The fitted rate stays within this range (an estimator far off is a bug, not a calibration). */
+export const CALIBRATION_RANGE: readonly [number, number] = [0.5, 2];
+/** Estimates must spread by this share of their mean before a rate is fitted (else: overhead only). */
+const MIN_SPREAD = 0.1;
+
+/** How the provider counts a request of `e` estimated tokens: `overhead + rate * e`. */
+export interface Calibration {
+	readonly overhead: number;
+	readonly rate: number;
+}
+
+export const UNCALIBRATED: Calibration = { overhead: 0, rate: 1 };
+
+/** Least squares over (estimate, provider) pairs, the rate clamped; overhead only when estimates barely spread. */
+export function fitCalibration(samples: readonly (readonly [number, number])[]): Calibration {
+	if (samples.length === 0) return UNCALIBRATED;
+	const n = samples.length;
+	const meanE = samples.reduce((s, [e]) => s + e, 0) / n;
+	const meanP = samples.reduce((s, [, p]) => s + p, 0) / n;
+	const spread = Math.max(...samples.map(([e]) => e)) - Math.min(...samples.map(([e]) => e));
+	if (n < 2 || spread < MIN_SPREAD * meanE) return { overhead: meanP - meanE, rate: 1 };
+	let cov = 0;
+	let varE = 0;
+	for (const [e, p] of samples) {
+		cov += (e - meanE) * (p - meanP);
+		varE += (e - meanE) ** 2;
+	}
+	const [lo, hi] = CALIBRATION_RANGE;
+	const rate = Math.min(hi, Math.max(lo, cov / varE));
+	return { overhead: meanP - rate * meanE, rate };
+}
+
+export class SessionMeter {
+	private growth: number | null = null;
+	private samples: [number, number][] = [];
+	private fitted: Calibration = UNCALIBRATED;
+	private lastTokens: number | null = null;
+	private lastEstimate: number | null = null;
+	private lastAt: number | null = null;
+
+	/**
+	 * A request about to be sent: `messageTokens` its estimated messages, `estimate` the same with the
+	 * system prompt (what the provider bills), `appended` whether it extends the previous request.
+	 */
+	onRequest(messageTokens: number, estimate: number, appended: boolean, now: number): void {
+		if (appended && this.lastTokens !== null)
+			this.growth = smooth(this.growth, Math.max(0, messageTokens - this.lastTokens));
+		this.lastTokens = messageTokens;
+		this.lastEstimate = estimate;
+		this.lastAt = now;
+	}
+
+	/** The provider's prompt tokens for the last request (input + cache read + cache write). */
+	onUsage(promptTokens: number): void {
+		if (this.lastEstimate === null || this.lastEstimate <= 0 || promptTokens <= 0) return;
+		this.samples.push([this.lastEstimate, promptTokens]);
+		if (this.samples.length > CALIBRATION_SAMPLES) this.samples.shift();
+		this.fitted = fitCalibration(this.samples);
+	}
+
+	/** Estimated tokens the window grows per request, or `fallback` before any measurement. */
+	growthTokens(fallback: number): number {
+		return this.growth ?? fallback;
+	}
+
+	/** How the provider counts a request against pi-fold's estimate (no offset, rate 1 until measured). */
+	get calibration(): Calibration {
+		return this.fitted;
+	}
+
+	/** Estimated message tokens of the last request sent (null before the first). */
+	get lastRequestTokens(): number | null {
+		return this.lastTokens;
+	}
+
+	/** When the last request left (null before the first). */
+	get lastRequestAt(): number | null {
+		return this.lastAt;
+	}
+}
+
+/** `snap` with its serving budget in estimated tokens: the provider's budget over the calibration. */
+export function inEstimatedTokens<S extends { readonly budget: { readonly budgetTokens: number } }>(
+	snap: S,
+	calibration: Calibration,
+): S {
+	const { overhead, rate } = calibration;
+	if (overhead === 0 && rate === 1) return snap;
+	const budgetTokens = Math.max(1, Math.round((snap.budget.budgetTokens - overhead) / rate));
+	return { ...snap, budget: { ...snap.budget, budgetTokens } };
+}
+
+function smooth(previous: number | null, sample: number): number {
+	return previous === null ? sample : previous + METER_SMOOTHING * (sample - previous);
+}

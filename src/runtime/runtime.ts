@@ -1,0 +1,399 @@
+// The per-session folding controller, with no host of its own: every call takes a `Host` (ports.ts)
+// that a Pi adapter or the simulator supplies. It owns the decision-log view, the fold store handle,
+// the telemetry, the request estimator and a lock that serializes decisions and commits. Tool
+// actions decide (`decide` chains a record and appends it through the host); `boundary` is the one
+// path that moves bytes: snapshot, gate, record the ladder, place marks, plan the edits, return the
+// drafts (edits, the chained commit record, the bounded receipt). Writes only through the host and
+// the fold store.
+
+import type { FoldRecord } from "../lattice/index.ts";
+import { derivedNames, type ResolvedOptions } from "../options/index.ts";
+import {
+	budgetFor,
+	buildSnapshot,
+	type CommitPrediction,
+	type FenceVerdict,
+	fence,
+	requestMessageTokens,
+	type Snapshot,
+	windowTokens,
+} from "../policy/index.ts";
+import type { RequestObservation, Usage } from "../projection/index.ts";
+import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
+import { FoldStore, resolveStoreDir } from "../store/index.ts";
+import { blockingFold } from "./blocking.ts";
+import {
+	commitActor,
+	commitBody,
+	compactedMarks,
+	freedTokens,
+	ladderDecisions,
+	type Occupancy,
+	placeMarks,
+} from "./boundary.ts";
+import { chainKeyFor, processChainKey } from "./chain-key.ts";
+import { compactionDecision } from "./compaction.ts";
+import { type CommitBody, planEdits } from "./edit-plan.ts";
+import { newestUnitName, RequestEstimator } from "./fence.ts";
+import { firstEdit, gateAt, rescued } from "./gates.ts";
+import { inEstimatedTokens, SessionMeter } from "./meter.ts";
+import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
+import { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
+import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
+import { type CompactionNote, Telemetry } from "./telemetry.ts";
+
+/** Builds the fold store for a directory (tests substitute a store that fails on purpose). */
+export type StoreFactory = (dir: string) => SourceStore;
+
+/** Where a boundary is: the end of a turn (a tool batch answered), or the end of the agent's run. */
+export type BoundaryKind = "turn_end" | "settle";
+
+/** How a boundary names itself in records and status. */
+export const BOUNDARY_NAMES: Record<BoundaryKind, string> = {
+	turn_end: "end of a turn",
+	settle: "end of the agent's run",
+};
+
+/** Longest commit reason a record carries. */
+export const COMMIT_REASON_MAX_CHARS = 400;
+
+export class FoldRuntime {
+	options: ResolvedOptions;
+	names: ReturnType<typeof derivedNames>;
+	readonly telemetry = new Telemetry();
+	private readonly storeFactory: StoreFactory;
+	private log = new DecisionLog(processChainKey());
+	private sourceStore: SourceStore | null = null;
+	private storeDir: string | null = null;
+	private estimator = new RequestEstimator();
+	private meter = new SessionMeter();
+	private tail: Promise<unknown> = Promise.resolve();
+	private notified = new Set<string>();
+	private actors = new Set<Actor>();
+
+	constructor(options: ResolvedOptions, storeFactory?: StoreFactory) {
+		this.options = options;
+		this.names = derivedNames(options);
+		this.storeFactory = storeFactory ?? ((dir) => new FoldStore(dir));
+	}
+
+	/** Replaces the options (a project's settings file is read at session start); later calls read them. */
+	reconfigure(options: ResolvedOptions): void {
+		this.options = options;
+		this.names = derivedNames(options);
+	}
+
+	/** Custom-message type of this runtime's commit receipts. */
+	get receiptType(): string {
+		return receiptType(this.options.entryTypePrefix);
+	}
+
+	/** Runs `fn` after every earlier decision or commit has finished (one at a time). */
+	exclusive<T>(fn: () => Promise<T>): Promise<T> {
+		const run = this.tail.then(fn, fn);
+		this.tail = run.catch(() => undefined);
+		return run;
+	}
+
+	/** The fold store of the host's session (opened at session start, or lazily). */
+	store(host: Pick<Host, "session">): SourceStore {
+		const session = host.session();
+		const dir = resolveStoreDir({
+			sessionDir: session.dir,
+			sessionId: session.id,
+			storeDirName: this.names.storeDirName,
+		});
+		if (!this.sourceStore || this.storeDir !== dir) {
+			this.sourceStore = this.storeFactory(dir);
+			this.storeDir = dir;
+		}
+		return this.sourceStore;
+	}
+
+	/** Rebuilds everything from the branch (session start of every reason, and /tree navigation). */
+	rebuild(host: Host, why: string): void {
+		this.log = new DecisionLog(chainKeyFor(host));
+		this.estimator = new RequestEstimator();
+		this.meter = new SessionMeter();
+		this.telemetry.restartWindow(why);
+		this.sourceStore = null;
+		this.store(host);
+		this.sync(host);
+		this.reportRefusals(host);
+	}
+
+	/** Brings the decision log up to the branch's records; returns the state. */
+	sync(host: Pick<Host, "branchRecords">): FoldState {
+		return this.log.sync(host.branchRecords());
+	}
+
+	/** One consistent picture of the branch for a decision or a commit. */
+	snapshot(host: Pick<Host, "readBranch" | "model">): Snapshot {
+		const view = host.readBranch();
+		const state = this.log.sync(view.records);
+		return buildSnapshot(view, state, this.log.known, budgetFor(host.model(), this.options.providerTotalWindow));
+	}
+
+	/** The first entry the next commit could change (stable-prefix.ts): a host caches the prefix before it. */
+	stablePrefixEnd(host: Pick<Host, "readBranch" | "model">): StablePrefix {
+		return stablePrefix(this.snapshot(host), this.options);
+	}
+
+	/** Every fold record an accepted decision named (dissolved ones included). */
+	knownFolds(): ReadonlyMap<string, FoldRecord> {
+		return this.log.known;
+	}
+
+	/** Why automatic folding is paused (refused decision records), or null. */
+	pauseReason(): string | null {
+		const refusals = this.log.state.refusals;
+		const first = refusals[0];
+		if (!first) return null;
+		const n = refusals.length;
+		return `automatic folding paused: ${n} decision record${n === 1 ? "" : "s"} refused (entry ${first.entryId}: ${first.reason})`;
+	}
+
+	/** Tells the human once per refused record, out of band. */
+	reportRefusals(host: Pick<Host, "notify">): void {
+		const fresh = this.log.state.refusals.filter((r) => !this.notified.has(r.entryId));
+		if (fresh.length === 0) return;
+		for (const r of fresh) this.notified.add(r.entryId);
+		host.notify(this.pauseReason() ?? "", "warning");
+	}
+
+	/** Tells the human `message` out of band, once per `key` this session. */
+	notifyOnce(host: Pick<Host, "notify">, key: string, message: string, level: "info" | "warning" | "error"): void {
+		if (this.notified.has(key)) return;
+		this.notified.add(key);
+		host.notify(message, level);
+	}
+
+	/** Chains `body` after the branch's last record and appends it. Call inside `exclusive`. */
+	decide(host: Pick<Host, "branchRecords" | "appendRecord">, body: DecisionBody): DecisionRecord {
+		const state = this.sync(host);
+		const record = this.log.chain(body, state.lastDigest);
+		host.appendRecord(record);
+		this.actors.add(body.actor);
+		this.sync(host);
+		return record;
+	}
+
+	/**
+	 * The boundary commit (turn_end / agent_before_settle): the scheduler decides whether this
+	 * boundary commits; if it does, the drafts to append (context edits, the chained commit record
+	 * and, for a commit the runtime chose the moment of, the bounded receipt); undefined when the
+	 * window stays as it is. `nextRequest` is the host's preview of the next request's messages,
+	 * whose estimated size is the occupancy the scheduler reads.
+	 */
+	boundary(host: Host, at: BoundaryKind, nextRequest?: readonly unknown[]): Promise<BoundaryDraft[] | undefined> {
+		return this.exclusive(async () => {
+			this.sync(host);
+			this.reportRefusals(host);
+			this.dropCompactedMarks(host);
+			const hint: Actor = this.actors.has("agent") || this.actors.size === 0 ? "agent" : "human";
+			const body = await this.commitAt(host, BOUNDARY_NAMES[at], this.occupancy(host, nextRequest), hint);
+			return body ? this.drafts(body) : undefined;
+		});
+	}
+
+	/**
+	 * The estimated size of the next request: the boundary preview's messages and the system prompt
+	 * (the whole request the provider bills) when given, else the host's own estimate.
+	 */
+	occupancy(host: Pick<Host, "contextTokens" | "systemPrompt">, nextRequest?: readonly unknown[]): Occupancy {
+		if (nextRequest) {
+			const systemTokens = this.estimator.systemTokensOf(host.systemPrompt());
+			const tokens = requestMessageTokens(nextRequest) + systemTokens;
+			return { tokens, systemTokens, source: "estimate of the next request (boundary preview)" };
+		}
+		const tokens = host.contextTokens();
+		return tokens === null ? { tokens: 0, source: "unknown" } : { tokens, source: "the host's context estimate" };
+	}
+
+	/** The window's estimated tokens now: the transcript as it shows, and the system prompt. */
+	windowEstimate(host: Pick<Host, "systemPrompt">, snap: Snapshot): number {
+		return windowTokens(snap).total + this.estimator.systemTokensOf(host.systemPrompt());
+	}
+
+	/** The serving budget in pi-fold's estimated tokens, as the policies read it (calibrated to the provider). */
+	estimatedBudget(host: Pick<Host, "readBranch" | "model">): number {
+		return inEstimatedTokens(this.snapshot(host), this.meter.calibration).budget.budgetTokens;
+	}
+
+	/**
+	 * Pending marks whose entries a native compaction summarized can no longer fold anything: each is
+	 * withdrawn by an `unmark` record with a note, and the human is told once (not a refusal at commit).
+	 */
+	private dropCompactedMarks(host: Host): void {
+		const snap = this.snapshot(host);
+		for (const id of compactedMarks(snap)) {
+			const note = "its entries were summarized by Pi's native compaction";
+			this.decide(host, { kind: "unmark", actor: "ladder", foldId: id, note });
+			this.notifyOnce(host, `dropped:${id}`, `mark ${id} dropped: ${note}`, "info");
+		}
+	}
+
+	/** One boundary pass: snapshot, gate, record the ladder, place marks, plan the edits, the commit. */
+	private async commitAt(host: Host, reason: string, occupancy: Occupancy, hint: Actor) {
+		const epoch = this.options.foldScheduling !== "immediate";
+		const store = this.store(host);
+		const snap0 = this.snapshot(host);
+		const dry = await planEdits(snap0, store, this.options, reason, hint);
+		// The policies work in estimated tokens: the budget they read is the provider's over the calibration.
+		const scaled = inEstimatedTokens(snap0, this.meter.calibration);
+		const paused = this.pauseReason() !== null;
+		const context = { host, options: this.options, meter: this.meter, occupancy, paused };
+		const g = rescued(scaled, occupancy, gateAt(context, scaled, firstEdit(snap0, dry.commit?.edits)), {
+			paused,
+			toolName: this.options.toolName,
+		});
+		this.telemetry.recordSchedule({
+			at: reason,
+			commit: g.plan.commit,
+			reason: g.plan.reason,
+			occupancyTokens: occupancy.tokens,
+			occupancySource: occupancy.source,
+			waiting: g.plan.waiting,
+		});
+		if (!g.plan.commit) return null;
+		const ladder = await ladderDecisions(host, store, snap0, g.proposals, this.options, g.modelBrief);
+		for (const body of ladder.bodies) this.decide(host, body);
+		const snap1 = this.snapshot(host);
+		const placed = epoch
+			? placeMarks(snap1, [...g.plan.apply, ...ladder.ids], g.plan.refused)
+			: { snap: snap1, applied: [], refused: g.plan.refused.map((r) => ({ foldId: r.id, reason: r.reason })) };
+		const actor = commitActor(snap1, placed.applied, dry.commit !== null, hint);
+		const commitReason = `${reason}: ${g.plan.reason}`.slice(0, COMMIT_REASON_MAX_CHARS);
+		const edits = await planEdits(placed.snap, store, this.options, commitReason, actor);
+		this.reportCommitRefusals(host, edits.refused);
+		for (const r of placed.refused)
+			this.notifyOnce(
+				host,
+				`mark:${r.foldId}:${r.reason}`,
+				`mark ${r.foldId} refused at commit: ${r.reason}`,
+				"warning",
+			);
+		if (!edits.commit && placed.applied.length === 0 && placed.refused.length === 0) return null;
+		const body = commitBody({
+			edits: edits.commit?.body ?? null,
+			before: snap1,
+			placed,
+			ladder,
+			epoch,
+			actor,
+			reason: commitReason,
+			prediction: g.prediction,
+		});
+		return {
+			body,
+			drafts: edits.commit?.drafts ?? [],
+			snap: snap1,
+			ladder: ladder.ids,
+			freed: freedTokens(g.marks, placed, ladder),
+			prediction: g.prediction,
+		};
+	}
+
+	/** The proposal's drafts: the edits, the chained commit record and (automatic commits) the receipt. */
+	private drafts(planned: {
+		body: CommitBody;
+		drafts: BoundaryDraft[];
+		snap: Snapshot;
+		ladder: readonly string[];
+		freed: number;
+		prediction?: CommitPrediction | null;
+	}): BoundaryDraft[] {
+		const { body, snap } = planned;
+		const record = this.log.chain(body, snap.state.lastDigest);
+		this.actors.clear();
+		const automatic = this.options.foldScheduling !== "immediate" || planned.ladder.length > 0;
+		const text = automatic ? receiptText(body, this.options.brandNoun, planned.ladder, planned.freed) : null;
+		const receipt = text === null ? null : text.slice(0, RECEIPT_MAX_CHARS);
+		this.telemetry.recordCommit(
+			{
+				seq: body.seq,
+				reason: body.reason,
+				edits: planned.drafts.length,
+				applied: body.applied,
+				freedTokens: planned.freed,
+				prediction: planned.prediction ?? undefined,
+			},
+			receipt,
+		);
+		const out: BoundaryDraft[] = [
+			...planned.drafts,
+			{ type: "custom", customType: this.names.decisionEntryType, data: record },
+		];
+		if (receipt !== null)
+			out.push({ type: "custom_message", customType: this.receiptType, content: receipt, display: false });
+		return out;
+	}
+
+	/** Reports refusals of a commit (named, once each) and keeps them for status. */
+	private reportCommitRefusals(
+		host: Pick<Host, "notify">,
+		refused: readonly { foldId: string; reason: string }[],
+	): void {
+		this.telemetry.recordCommitRefusals(refused);
+		for (const r of refused)
+			this.notifyOnce(host, `commit:${r.foldId}:${r.reason}`, `fold ${r.foldId} stays collapsed: ${r.reason}`, "error");
+	}
+
+	/**
+	 * One request about to be sent (the host's `context` hook): the fence's verdict (recorded when it
+	 * aborts); for a request that goes, the window observer's classification and the meter's reading.
+	 * Never changes the messages. One digest per message serves the estimate cache and the observer.
+	 */
+	request(
+		host: Pick<Host, "branchRecords" | "compactionCount" | "model" | "systemPrompt" | "now">,
+		messages: readonly unknown[],
+	): { verdict: FenceVerdict; observation: RequestObservation | null } {
+		const digests = this.telemetry.digests(messages);
+		const budget = budgetFor(host.model(), this.options.providerTotalWindow);
+		const size = this.estimator.estimate(messages, digests, host.systemPrompt());
+		const { overhead, rate } = this.meter.calibration;
+		const verdict = fence({
+			requestTokens: overhead + (size.messages + size.system) * rate,
+			newestUnitTokens: size.newestUnit * rate,
+			newestUnitName: newestUnitName(messages),
+			budget,
+		});
+		if (verdict.message) this.telemetry.recordFence(verdict.message, verdict.abort);
+		if (verdict.abort) return { verdict, observation: null };
+		// A rewrite is attributed to what moved the window: a commit, or a native compaction.
+		const moves = this.sync(host).commitSeq + host.compactionCount();
+		const observation = this.telemetry.observe(messages, moves, digests);
+		this.meter.onRequest(size.messages, size.messages + size.system, observation.kind === "append", host.now());
+		return { verdict, observation };
+	}
+
+	/** Records the provider's usage for the last observed request. */
+	recordUsage(usage: Usage): void {
+		this.telemetry.recordUsage(usage);
+		this.meter.onUsage(usage.input + usage.cacheRead + usage.cacheWrite);
+	}
+
+	/** Decides beside a native compaction of `reason` (recorded; the notice, if any, told once). */
+	compaction(host: Host, reason: string): CompactionNote {
+		const note = compactionDecision(
+			reason,
+			inEstimatedTokens(this.snapshot(host), this.meter.calibration),
+			this.options,
+		);
+		const { notice, ...kept } = note;
+		this.telemetry.recordCompaction(kept);
+		if (notice) host.notify(notice, "warning");
+		return kept;
+	}
+
+	/** Before a call to a blocking tool: at most one opportunistic stale-tool fold decision; its id. */
+	beforeBlockingCall(host: Host, toolName: string): Promise<string | null> {
+		if (!this.options.blockingTools.includes(toolName) || this.pauseReason() !== null) return Promise.resolve(null);
+		return this.exclusive(async () => {
+			const body = await blockingFold(this.snapshot(host), this.store(host), this.options, this.occupancy(host).tokens);
+			if (!body) return null;
+			this.decide(host, body);
+			return body.fold.id;
+		});
+	}
+}

@@ -1,0 +1,106 @@
+// What a commit did, in the human's words: how many spans it folded and of which kinds, how many
+// expanded spans it put back, the tokens it freed (the scheduler's estimate, or one from the folds'
+// sizes when the scheduler made none) and, when the commit was priced, its cost arithmetic. The
+// one-line notice in the TUI and the "Last commit" line of /context both read it. Pure.
+
+import type { FoldKind } from "../../lattice/index.ts";
+import { PLACEHOLDER_TOKENS_ESTIMATE, requestMessageTokens, type Snapshot } from "../../policy/index.ts";
+import type { CommitBody } from "../edit-plan.ts";
+import { arithmetic } from "../receipt.ts";
+import type { CommitNote } from "../telemetry.ts";
+
+/** What one commit did, ready to render. */
+export interface CommitFacts {
+	readonly seq: number;
+	/** When it ran: "at the end of a turn", "when the agent finished", ... */
+	readonly when: string;
+	readonly folded: number;
+	/** The folded spans by kind, in words ("2 tool batches, 1 chapter"). */
+	readonly kinds: string;
+	/** Targets an expand put back in full (0 when unknown). */
+	readonly restored: number;
+	readonly freedTokens: number;
+	/** The cost arithmetic in words, when the telemetry carries it (see {@link costText}). */
+	readonly cost: string | null;
+}
+
+const KIND_WORDS: Record<FoldKind, [string, string]> = {
+	tools: ["tool batch", "tool batches"],
+	chapter: ["chapter", "chapters"],
+	span: ["span", "spans"],
+	consolidation: ["group of folds", "groups of folds"],
+};
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/** A commit reason's first part ("end of a turn: quiet ...") as the human reads it. */
+function whenOf(reason: string): string {
+	const head = reason.split(":")[0]?.trim() ?? "";
+	if (head === "end of a turn") return "at the end of a turn";
+	if (head === "end of the agent's run") return "when the agent finished";
+	return head ? `at the ${head}` : "";
+}
+
+/** The commit's cost arithmetic in words (the telemetry's prediction, as the receipt words it), or null. */
+export function costText(note: CommitNote): string | null {
+	return note.prediction ? arithmetic(note.prediction) : null;
+}
+
+/** Estimated tokens a commit frees by folding `applied` (each counted once, nested folds inside it as they were). */
+function estimateFreed(snap: Snapshot, applied: ReadonlySet<string>): number {
+	const messages = new Map(snap.view.transcript.map((e) => [e.id, e.message]));
+	const visibleBefore = (id: string): number => {
+		const fold = snap.lattice.get(id);
+		if (!fold) return 0;
+		let sum = 0;
+		for (const child of fold.children) {
+			if (child.type === "entry") sum += requestMessageTokens([messages.get(child.id)]);
+			else sum += applied.has(child.id) ? visibleBefore(child.id) : PLACEHOLDER_TOKENS_ESTIMATE;
+		}
+		return sum;
+	};
+	let freed = 0;
+	for (const id of applied) {
+		if (snap.lattice.ancestors(id).some((a) => applied.has(a.record.id))) continue;
+		freed += Math.max(0, visibleBefore(id) - PLACEHOLDER_TOKENS_ESTIMATE);
+	}
+	return freed;
+}
+
+/** The facts of `note` (and of its record `body`, when the caller has it) over `snap`. */
+export function commitFacts(note: CommitNote, snap: Snapshot, body?: CommitBody): CommitFacts {
+	const applied = new Set(note.applied);
+	const counts = new Map<FoldKind, number>();
+	for (const id of applied) {
+		const kind = (snap.lattice.get(id)?.record ?? snap.known.get(id))?.kind;
+		if (kind) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+	}
+	// "folded 2 spans (2 spans)" says nothing: spans of no particular kind go without the list.
+	const onlySpans = counts.size === 1 && counts.has("span");
+	const kinds = onlySpans ? "" : [...counts].map(([kind, n]) => `${n} ${KIND_WORDS[kind][n === 1 ? 0 : 1]}`).join(", ");
+	return {
+		seq: note.seq,
+		when: whenOf(note.reason),
+		folded: applied.size,
+		kinds,
+		restored: body?.edits.filter((e) => e.action === "restore").length ?? 0,
+		freedTokens: note.freedTokens > 0 ? note.freedTokens : estimateFreed(snap, applied),
+		cost: costText(note),
+	};
+}
+
+/** What the commit did, in one clause: "folded 3 spans (2 tool batches, 1 chapter), ~12,400 tokens freed". */
+export function commitClause(f: CommitFacts): string {
+	const parts: string[] = [];
+	if (f.folded > 0) parts.push(`folded ${f.folded} span${f.folded === 1 ? "" : "s"}${f.kinds ? ` (${f.kinds})` : ""}`);
+	if (f.restored > 0) parts.push(`put back ${f.restored} expanded entr${f.restored === 1 ? "y" : "ies"}`);
+	if (parts.length === 0) parts.push("updated the window");
+	if (f.freedTokens > 0) parts.push(`~${fmt(f.freedTokens)} tokens freed`);
+	return parts.join(", ");
+}
+
+/** The one-line TUI notice of a commit that just landed. */
+export function commitNotice(f: CommitFacts, statusCommand: string): string {
+	const cost = f.cost ? `; ${f.cost}` : "";
+	return `pi-fold ${commitClause(f)}${cost}. /${statusCommand} lists the folds.`;
+}

@@ -1,0 +1,92 @@
+// `/fold-context config` for the human: every effective option, where it came from (default, the
+// global file, the project file, code) and the settings files as pi-fold found them. Plain lines
+// that fit an 80-column terminal except for long values. Pure over the settled options.
+
+import {
+	CODE_ONLY_OPTIONS,
+	LOAD_TIME_OPTIONS,
+	type OptionSource,
+	type SettingsFile,
+	type SettledOptions,
+} from "../../options/index.ts";
+import { VIEW_WIDTH } from "./human.ts";
+
+const SOURCE_LABEL: Record<OptionSource, string> = {
+	default: "default",
+	global: "global file",
+	project: "project file",
+	code: "code",
+};
+
+/** One option's effective value as the human reads it. */
+function valueText(key: string, value: unknown): string {
+	if (key === "providerTotalWindow" && value === undefined) return "the model's context window";
+	if (key === "prices" && value === undefined) return "the model's prices";
+	if (key === "cacheTtlMs" && value === undefined) return "the model's cache lifetime";
+	if (key === "summarizer" && value === "custom") return "custom (summarizeContextSpan)";
+	if (typeof value === "function") return "a function";
+	if (value === undefined) return "not set";
+	return spaced(JSON.stringify(value instanceof Set ? [...value] : value));
+}
+
+/** JSON with a space after each separator, so a long value wraps between items. */
+function spaced(json: string): string {
+	return json.replace(/("(?:[^"\\]|\\.)*")|([,:])/g, (_m, str: string | undefined, sep: string | undefined) =>
+		str !== undefined ? str : `${sep} `,
+	);
+}
+
+/** `head` then `value`, the value wrapped between its items onto lines indented under its start. */
+function hanging(head: string, value: string, width = VIEW_WIDTH): string[] {
+	if (head.length + value.length <= width) return [`${head}${value}`];
+	const pad = " ".repeat(head.length);
+	const lines: string[] = [];
+	let line = head;
+	for (const piece of value.split(/(?<=, )/)) {
+		if (line.length + piece.length > width && line.trim().length > 0 && line !== head) {
+			lines.push(line.trimEnd());
+			line = pad;
+		}
+		line += piece;
+	}
+	lines.push(line.trimEnd());
+	return lines;
+}
+
+function fileState(file: SettingsFile): string {
+	switch (file.state) {
+		case "absent":
+			return "not found";
+		case "untrusted":
+			return "not read: Pi does not trust this project";
+		case "read": {
+			const n = Object.keys(file.values).length;
+			return `read, ${n} setting${n === 1 ? "" : "s"}`;
+		}
+		case "invalid":
+			return `ignored: ${file.problem}`;
+	}
+}
+
+/**
+ * The config view. `display` shortens a file path for the human (the adapter passes one that
+ * writes the home directory as ~).
+ */
+export function renderConfig(settled: SettledOptions, display: (path: string) => string = (p) => p): string {
+	const { resolved, sources } = settled;
+	const lines = ["pi-fold settings (code beats the project file, which beats the global file):"];
+	const values = resolved as unknown as Record<string, unknown>;
+	for (const key of Object.keys(sources)) {
+		const isMcpDefault = key === "isMcpTool" && sources[key] === "default";
+		const value = isMcpDefault ? "no tool is an MCP tool" : valueText(key, values[key]);
+		lines.push(...hanging(`  ${key.padEnd(29)} ${SOURCE_LABEL[sources[key] as OptionSource].padEnd(13)} `, value));
+	}
+	lines.push("Settings files:");
+	for (const file of settled.files) lines.push(`  ${file.scope.padEnd(8)} ${display(file.path)}: ${fileState(file)}`);
+	lines.push(
+		`Only code can set ${CODE_ONLY_OPTIONS.join(", ")}.`,
+		`A project file cannot set ${LOAD_TIME_OPTIONS.join(", ")}.`,
+		"After editing a settings file, /reload applies it.",
+	);
+	return lines.join("\n");
+}

@@ -1,0 +1,116 @@
+// `/context details` for the human: what sits behind the headline, in plain words. The budget's
+// parts, how folds are scheduled and what the scheduler last decided, marks waiting for a commit,
+// what the window observer saw of each request (appended, rewritten by a commit, rewritten without
+// one, cache misses at the provider), native compaction, requests pi-fold stopped, model-written
+// briefs, evidence files, protections and refusals. Pure over the status model.
+
+import { plural } from "../actions/shared.ts";
+import type { CommandNames } from "./human.ts";
+import { budgetLine, usageLine } from "./human.ts";
+import type { StatusModel } from "./model.ts";
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/** Marks listed before "and N more". */
+const MARKS_LISTED = 10;
+/** Protected entry ids listed before "and N more". */
+const PROTECTED_LISTED = 12;
+
+const MODE_WORDS: Record<string, string> = {
+	cost: "Scheduling: cost (marks land together when that is cheaper than waiting)",
+	epoch: "Scheduling: epoch (folds are marked, then land together when room is needed)",
+	immediate: "Scheduling: immediate (each fold lands at the next request)",
+};
+
+function schedulingLines(m: StatusModel): string[] {
+	const s = m.scheduling;
+	const mode = MODE_WORDS[s.mode] ?? `Scheduling: ${s.mode}`;
+	const lines = [mode];
+	const last = s.lastDecision;
+	if (last) {
+		const what = last.commit ? `committed: ${last.reason}` : waitingWords(last.reason);
+		lines.push(`Last decision, at the ${last.at}:`, `  ${what}`);
+		lines.push(`  its estimate of the next request: ~${fmt(last.occupancyTokens)} tokens`);
+	}
+	if (s.marks.length > 0) {
+		lines.push(
+			`Marked for the next commit: ${plural(s.marks.length, "span")}, freeing ~${fmt(s.commitWouldFreeTokens)} tokens`,
+		);
+		for (const mark of s.marks.slice(0, MARKS_LISTED))
+			lines.push(`  ${mark.id} · by ${mark.origin} · ~${fmt(mark.freedTokens)} tokens · ${mark.state}`);
+		if (s.marks.length > MARKS_LISTED) lines.push(`  and ${s.marks.length - MARKS_LISTED} more`);
+	}
+	return lines;
+}
+
+/** A hold's reason in plain words (known reasons; anything else as the scheduler wrote it). */
+function waitingWords(reason: string): string {
+	if (reason.startsWith("quiet")) return "waiting: the window is below the level where pi-fold folds on its own";
+	const holding = /^holding (\d+) mark/.exec(reason);
+	if (holding) return `holding ${holding[1]} marked span(s) until the window needs room`;
+	return `waiting (${reason})`;
+}
+
+function observerLines(m: StatusModel): string[] {
+	const c = m.telemetry.counters;
+	return [
+		`Requests ${m.telemetry.baseline}: ${c.requests}`,
+		`  ${c.appends} only added messages to the previous request (its cache stays valid)`,
+		`  ${c.identical} repeated it exactly; ${c.rewrites} changed earlier messages, each at a commit`,
+		`  ${c.unattributedRewrites} changed earlier messages with no commit to explain it (should be 0)`,
+		`  ${c.providerCacheMisses} missed the provider's cache with nothing changed (the provider's doing)`,
+	];
+}
+
+function eventLines(m: StatusModel): string[] {
+	const t = m.telemetry;
+	const lines: string[] = [];
+	for (const c of t.compactions.recent.slice(-3))
+		lines.push(`Pi's compaction (${c.reason}): ${c.decision === "cancelled" ? "cancelled" : "let through"}: ${c.why}`);
+	if (t.fenced.total > 0)
+		lines.push(
+			`Requests pi-fold stopped because no fold could make them fit: ${t.fenced.total} (last: ${t.fenced.recent.at(-1)})`,
+		);
+	const u = t.briefs;
+	if (u.calls > 0 || u.fallbacks > 0)
+		lines.push(
+			`Briefs written by a model: ${u.calls} (${u.fallbacks} fell back to the built-in brief) · ${fmt(u.input)} tokens in, ${fmt(u.output)} out`,
+		);
+	if (m.evidenceIngestion && (t.evidence.written > 0 || t.evidence.refused > 0))
+		lines.push(`Large tool results saved as evidence files: ${t.evidence.written} (${t.evidence.refused} refused)`);
+	return lines;
+}
+
+function stateLines(m: StatusModel): string[] {
+	const { snap } = m;
+	const lines: string[] = [];
+	const entries = [...snap.state.protectedEntries];
+	if (entries.length > 0) {
+		const more = entries.length > PROTECTED_LISTED ? ` and ${entries.length - PROTECTED_LISTED} more` : "";
+		lines.push(`Protected entries (never folded): ${entries.slice(0, PROTECTED_LISTED).join(", ")}${more}`);
+	}
+	if (snap.state.protectedFolds.size > 0) lines.push(`Protected folds: ${[...snap.state.protectedFolds].join(", ")}`);
+	for (const u of snap.unplaced) lines.push(`Fold ${u.id} cannot be shown on this branch: ${u.reason}`);
+	if (snap.view.foreign.size > 0)
+		lines.push(`Entries another extension edited (pi-fold leaves them): ${[...snap.view.foreign].join(", ")}`);
+	for (const r of m.telemetry.commitRefusals) lines.push(`Refused at the last commit: ${r.foldId}: ${r.reason}`);
+	for (const r of snap.state.refusals) lines.push(`Refused decision record ${r.entryId}: ${r.reason}`);
+	if (m.paused) lines.push(`Automatic folding is paused: ${m.paused.replace(/^automatic folding paused: /, "")}`);
+	return lines;
+}
+
+/** The details view. */
+export function renderDetails(m: StatusModel, cmd: CommandNames): string {
+	const b = m.budget;
+	const lines = [
+		usageLine(m),
+		budgetLine(m),
+		`  = ${b.totalWindowSource === "descriptor" ? "the model's window" : "providerTotalWindow"} ${fmt(b.totalWindow)} less its output limit ${fmt(b.outputReservation)}`,
+		...schedulingLines(m),
+		...observerLines(m),
+		...eventLines(m),
+		...stateLines(m),
+		`Back to the summary: /${cmd.status} · settings: /${cmd.fold} config`,
+	];
+	return lines.join("\n");
+}

@@ -1,0 +1,207 @@
+// A session's telemetry: what pi-fold measured and decided, for status and benchmarks. One object
+// with record methods and bounded history (nothing grows with session length): the window observer
+// (per-message digests, each request classified as identical / append / rewrite, provider cache
+// misses), the last boundary's scheduling decision, the last commit and its receipt, native
+// compaction decisions, fenced requests, model-brief usage and evidence artifacts. Not durable
+// session state: it restarts with the session (and at /tree navigation). Pure in-memory.
+
+import type { CommitPrediction } from "../policy/index.ts";
+import { type RequestObservation, type Usage, type WindowCounters, WindowObserver } from "../projection/index.ts";
+import type { EvidenceRecord } from "./evidence.ts";
+
+/** Entries kept per history (compactions, fenced requests, observations keep their own bound). */
+export const HISTORY_LIMIT = 16;
+/** Request observations kept (the newest). */
+export const OBSERVATION_HISTORY = 64;
+
+/** The newest `limit` items of a stream, and how many there were in all. */
+class Recent<T> {
+	private items: T[] = [];
+	private count = 0;
+	private readonly limit: number;
+	constructor(limit: number) {
+		this.limit = limit;
+	}
+	push(item: T): void {
+		this.count++;
+		this.items.push(item);
+		if (this.items.length > this.limit) this.items.shift();
+	}
+	get total(): number {
+		return this.count;
+	}
+	/** A copy: what a caller keeps (a tool result's details, say) must not change under it later. */
+	get recent(): readonly T[] {
+		return [...this.items];
+	}
+}
+
+/** What the last boundary's scheduler decided. */
+export interface ScheduleNote {
+	readonly at: string;
+	readonly commit: boolean;
+	readonly reason: string;
+	readonly occupancyTokens: number;
+	readonly occupancySource: string;
+	readonly waiting: readonly string[];
+}
+
+/** The last commit the runtime proposed. */
+export interface CommitNote {
+	readonly seq: number;
+	readonly reason: string;
+	readonly edits: number;
+	readonly applied: readonly string[];
+	/** The scheduler's estimate of the tokens the commit freed. */
+	readonly freedTokens: number;
+	/** Cost scheduling: the commit's predicted cost and saving (the commit record's `prediction`). */
+	readonly prediction?: CommitPrediction | undefined;
+}
+
+/** One decision beside the host's native compaction. */
+export interface CompactionNote {
+	readonly reason: string;
+	readonly decision: "cancelled" | "passed";
+	readonly why: string;
+}
+
+/** Model-written brief requests and their usage. */
+export interface BriefUsage {
+	readonly calls: number;
+	readonly fallbacks: number;
+	readonly input: number;
+	readonly output: number;
+	readonly cacheRead: number;
+	readonly cacheWrite: number;
+}
+
+/** A read-only picture of the telemetry, for status. */
+export interface TelemetryView {
+	readonly baseline: string;
+	readonly counters: WindowCounters;
+	readonly observations: readonly RequestObservation[];
+	readonly lastUsage: Usage | null;
+	readonly schedule: ScheduleNote | null;
+	readonly commit: CommitNote | null;
+	readonly commitRefusals: readonly { foldId: string; reason: string }[];
+	readonly receipt: string | null;
+	readonly compactions: { readonly total: number; readonly recent: readonly CompactionNote[] };
+	/** Requests over the budget at the fence (all of them), and how many it stopped. */
+	readonly fenced: { readonly total: number; readonly aborted: number; readonly recent: readonly string[] };
+	readonly briefs: BriefUsage;
+	readonly briefFallback: string | null;
+	readonly evidence: { readonly written: number; readonly refused: number; readonly recent: readonly EvidenceRecord[] };
+}
+
+export class Telemetry {
+	private observer = new WindowObserver();
+	private observations = new Recent<RequestObservation>(OBSERVATION_HISTORY);
+	private baseline = "since session start";
+	private lastUsage: Usage | null = null;
+	private schedule: ScheduleNote | null = null;
+	private commit: CommitNote | null = null;
+	private commitRefusals: readonly { foldId: string; reason: string }[] = [];
+	private receipt: string | null = null;
+	private compactions = new Recent<CompactionNote>(HISTORY_LIMIT);
+	private fenced = new Recent<string>(HISTORY_LIMIT);
+	private fenceAborts = 0;
+	private briefs = { calls: 0, fallbacks: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+	private briefFallback: string | null = null;
+	private evidenceWritten = new Recent<EvidenceRecord>(HISTORY_LIMIT);
+	private evidenceRefused = 0;
+
+	/** Restarts the window measurement (session start, /tree navigation); `why` says since when. */
+	restartWindow(why: string): void {
+		this.observer = new WindowObserver();
+		this.observations = new Recent<RequestObservation>(OBSERVATION_HISTORY);
+		this.lastUsage = null;
+		this.baseline = why;
+	}
+
+	/** Per-message digests of a request (shared by the fence's estimate cache and the observer). */
+	digests(messages: readonly unknown[]): Uint8Array[] {
+		return this.observer.digests(messages);
+	}
+
+	/** Classifies one request; `commitSeq` is the latest commit on the branch. */
+	observe(messages: readonly unknown[], commitSeq: number, digests?: Uint8Array[]): RequestObservation {
+		const observation = this.observer.observe(messages, commitSeq, digests);
+		this.observations.push(observation);
+		return observation;
+	}
+
+	/** The provider's usage for the last observed request. */
+	recordUsage(usage: Usage): void {
+		this.lastUsage = usage;
+		this.observer.recordUsage(usage);
+	}
+
+	recordSchedule(note: ScheduleNote): void {
+		this.schedule = note;
+	}
+
+	recordCommit(note: CommitNote, receipt: string | null): void {
+		this.commit = note;
+		if (receipt !== null) this.receipt = receipt;
+	}
+
+	recordCommitRefusals(refused: readonly { foldId: string; reason: string }[]): void {
+		this.commitRefusals = refused;
+	}
+
+	recordCompaction(note: CompactionNote): void {
+		this.compactions.push(note);
+	}
+
+	/** A request the fence found over the budget; `aborted` when it stopped it. */
+	recordFence(message: string, aborted: boolean): void {
+		this.fenced.push(message);
+		if (aborted) this.fenceAborts++;
+	}
+
+	/** One model-brief attempt: a model brief (with its usage) or a deterministic fallback (with why). */
+	recordBrief(outcome: {
+		fellBack: boolean;
+		reason?: string | undefined;
+		usage?: Omit<BriefUsage, "calls" | "fallbacks">;
+	}): void {
+		if (outcome.fellBack) {
+			this.briefs.fallbacks++;
+			this.briefFallback = outcome.reason ?? null;
+		} else this.briefs.calls++;
+		const u = outcome.usage;
+		if (!u) return;
+		this.briefs.input += u.input;
+		this.briefs.output += u.output;
+		this.briefs.cacheRead += u.cacheRead;
+		this.briefs.cacheWrite += u.cacheWrite;
+	}
+
+	/** An evidence artifact written (its record), or a refused one (null). */
+	recordEvidence(record: EvidenceRecord | null): void {
+		if (record) this.evidenceWritten.push(record);
+		else this.evidenceRefused++;
+	}
+
+	view(): TelemetryView {
+		return {
+			baseline: this.baseline,
+			counters: this.observer.counts(),
+			observations: this.observations.recent,
+			lastUsage: this.lastUsage,
+			schedule: this.schedule,
+			commit: this.commit,
+			commitRefusals: this.commitRefusals,
+			receipt: this.receipt,
+			compactions: { total: this.compactions.total, recent: this.compactions.recent },
+			fenced: { total: this.fenced.total, aborted: this.fenceAborts, recent: this.fenced.recent },
+			briefs: { ...this.briefs },
+			briefFallback: this.briefFallback,
+			evidence: {
+				written: this.evidenceWritten.total,
+				refused: this.evidenceRefused,
+				recent: this.evidenceWritten.recent,
+			},
+		};
+	}
+}

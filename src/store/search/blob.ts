@@ -1,0 +1,122 @@
+// Searching one stored blob: each chunk is read once, hashed (SHA-256, node:crypto) and scanned from
+// the same bytes, so what a hit shows is exactly what was verified. A blob whose digest is not its
+// name (or that is missing, a symlink, or not a regular file) keeps none of its hits: the result
+// names it and says why. Reads are synchronous (this runs on a search worker thread, or in-thread
+// for a memory store) with O_NOFOLLOW | O_NONBLOCK (a FIFO planted in the store opens at once and is
+// refused as not a regular file, as the fold store's reads do), one reusable window per scanner.
+// Does its own file I/O.
+
+import { createHash } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import type { CompiledQuery } from "./query.ts";
+import { BlobScanner, type ScanOutcome, ScanScratch } from "./scan.ts";
+
+/** This thread's window memory, reused blob after blob (searches here are synchronous, one at a time). */
+const scratch = new ScanScratch();
+
+/** Bytes read (and hashed and scanned) at a time: 1 MiB. */
+export const SEARCH_READ_BYTES = 1024 * 1024;
+
+/** One blob to search: its address, where it is (a file, or bytes in memory), the anchors wanted. */
+export interface SearchTarget {
+	readonly sha256: string;
+	/** Entry ids whose byte ranges the result should report. */
+	readonly anchors?: readonly string[];
+}
+
+/** Why a blob's bytes were not shown. */
+export type BlobFailure = "mismatch" | "missing" | "unreadable";
+
+/** What searching one blob found. `ok: false` results carry no hits. */
+export type BlobSearchResult =
+	| ({ readonly sha256: string; readonly ok: true } & ScanOutcome)
+	| {
+			readonly sha256: string;
+			readonly ok: false;
+			readonly failure: BlobFailure;
+			/** The digest of what was read, when a blob was read whole. */
+			readonly actual: string | null;
+			readonly detail: string;
+			readonly bytes: number;
+	  };
+
+export interface BlobSearchOptions {
+	readonly maxHits: number;
+}
+
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+function failed(sha256: string, failure: BlobFailure, detail: string, actual: string | null = null, bytes = 0) {
+	return { sha256, ok: false as const, failure, actual, detail, bytes };
+}
+
+/** Searches the blob at `path` (named `target.sha256`): one read, hashed and scanned together. */
+export function searchBlobFile(
+	path: string,
+	target: SearchTarget,
+	query: CompiledQuery,
+	options: BlobSearchOptions,
+): BlobSearchResult {
+	let fd = -1;
+	try {
+		fd = openSync(path, OPEN_FLAGS);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return failed(target.sha256, "missing", "blob missing");
+		return failed(target.sha256, "unreadable", code === "ELOOP" ? "a symlink, not followed" : `cannot read (${code})`);
+	}
+	try {
+		if (!fstatSync(fd).isFile()) return failed(target.sha256, "unreadable", "not a regular file");
+		const scanner = new BlobScanner(query, {
+			maxHits: options.maxHits,
+			anchors: new Set(target.anchors ?? []),
+			scratch,
+		});
+		const hasher = createHash("sha256");
+		let position = 0;
+		for (;;) {
+			const into = scanner.reserve(SEARCH_READ_BYTES);
+			let n = 0;
+			while (n < into.length) {
+				const got = readSync(fd, into, n, into.length - n, position + n);
+				if (got === 0) break;
+				n += got;
+			}
+			hasher.update(into.subarray(0, n));
+			position += n;
+			const eof = n < into.length;
+			scanner.commit(n, eof);
+			if (eof) break;
+		}
+		const actual = hasher.digest("hex");
+		if (actual !== target.sha256)
+			return failed(target.sha256, "mismatch", "the blob does not hash to its name", actual, position);
+		return { sha256: target.sha256, ok: true, ...scanner.outcome() };
+	} catch (error) {
+		return failed(target.sha256, "unreadable", (error as Error).message);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** Searches bytes held in memory (a memory store): hashed and scanned in the same pass. */
+export function searchBlobBytes(
+	bytes: Uint8Array | undefined,
+	target: SearchTarget,
+	query: CompiledQuery,
+	options: BlobSearchOptions,
+): BlobSearchResult {
+	if (!bytes) return failed(target.sha256, "missing", "blob missing");
+	const scanner = new BlobScanner(query, { maxHits: options.maxHits, anchors: new Set(target.anchors ?? []), scratch });
+	const hasher = createHash("sha256");
+	for (let at = 0; at < bytes.length || at === 0; at += SEARCH_READ_BYTES) {
+		const chunk = bytes.subarray(at, at + SEARCH_READ_BYTES);
+		hasher.update(chunk);
+		scanner.push(chunk, at + SEARCH_READ_BYTES >= bytes.length);
+		if (bytes.length === 0) break;
+	}
+	const actual = hasher.digest("hex");
+	if (actual !== target.sha256)
+		return failed(target.sha256, "mismatch", "the blob does not hash to its name", actual, bytes.length);
+	return { sha256: target.sha256, ok: true, ...scanner.outcome() };
+}

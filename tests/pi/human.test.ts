@@ -1,0 +1,241 @@
+// What the human at the keyboard sees, in real in-process Pi sessions with a recording UI, each
+// view drawn as Pi's TUI draws a notice at 80 columns: `/context` opens with a plain headline (the
+// window used, the same figure as Pi's footer; pi-fold's limit; folds; the last commit and what it
+// freed), then the folds; `/context details` holds the scheduler and the request counters;
+// `/context entries` lists the ids `/fold-context fold` takes; long listings page with the slash
+// command for the next page; replies to the human name slash commands, never the agent's JSON; a
+// commit shows one line and the footer one item, in the TUI (and RPC) only; the agent's `status`
+// keeps the formats the benchmark's agent parses.
+
+import { Text } from "@earendil-works/pi-tui";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
+import {
+	allNotices,
+	callProbes,
+	callTool,
+	cleanupTempDirs,
+	createHarness,
+	type Harness,
+	say,
+	toolTexts,
+} from "./harness.ts";
+
+afterAll(cleanupTempDirs);
+
+const KEYS = ["a", "b", "c", "d", "e", "f", "g"];
+const FOLD_ID = /f[0-9a-f]{16}/g;
+const ENTRY_ID = /\b[0-9a-f]{8}\b/g;
+
+/** A notice as Pi's TUI draws it at 80 columns (a Text with one column of padding), ids masked. */
+function rendered(text: string): string[] {
+	return new Text(text, 1, 0)
+		.render(80)
+		.map((line) => line.trimEnd().replace(FOLD_ID, "fXXXXXXXXXXXXXXXX").replace(ENTRY_ID, "eeeeeeee"));
+}
+
+/** Runs a slash command and returns what it showed (the notices it added, joined). */
+async function command(h: Harness, line: string): Promise<string> {
+	const before = h.ui.notices.length;
+	await h.session.prompt(line);
+	return h.ui.notices
+		.slice(before)
+		.map((n) => n.message)
+		.join("\n");
+}
+
+/** Pi's own footer figure now: "15.8% used (31,600 of 128,000 tokens)". */
+function footerFigure(h: Harness): string {
+	const u = h.ctx().getContextUsage();
+	if (!u || u.tokens === null || u.percent === null) throw new Error("no context usage");
+	return `${u.percent.toFixed(1)}% used (${u.tokens.toLocaleString("en-US")} of ${u.contextWindow.toLocaleString("en-US")} tokens)`;
+}
+
+/** Seven probe batches; the agent folds the first two (one span), then the third (one tool batch). */
+async function twoFolds(ui: "tui" | "rpc" | undefined = "tui"): Promise<Harness> {
+	const h = await createHarness({ ...(ui ? { ui } : {}), options: { summarizer: "deterministic" } });
+	h.script([
+		...KEYS.map((k) => callProbes(k)),
+		callTool({ action: "fold", from: "call_a", to: "call_b", brief: "The first two probes returned filler text" }),
+		callTool({ action: "fold", from: "call_c", to: "call_c" }),
+		say("done"),
+	]);
+	await h.run("go");
+	return h;
+}
+
+describe("/context for the human", () => {
+	let h: Harness;
+	beforeAll(async () => {
+		h = await twoFolds();
+	});
+
+	it("opens with a plain headline (Pi's footer figure, pi-fold's limit, folds, the last commit), then the folds", async () => {
+		expect(rendered(await command(h, "/context"))).toEqual([
+			` Context window: ${footerFigure(h)}, as in Pi's footer`,
+			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
+			" Folds: 2 (2 collapsed into briefs)",
+			" Last commit: #2 at the end of a turn: folded 1 span (1 tool batch)",
+			" Folds, oldest first:",
+			"   fXXXXXXXXXXXXXXXX · span · 4 entries · 2.3 kB · collapsed",
+			'     "The first two probes returned filler text"',
+			"   fXXXXXXXXXXXXXXXX · tool batch · 2 entries · 1.2 kB · collapsed",
+			'     "probe called. 1 tool result, 549 chars"',
+			" Read one: /fold-context peek <id> · restore it: /fold-context expand <id>",
+			" More: /context details · /context tree · /context entries",
+		]);
+	});
+
+	it("keeps the scheduler and the request counters behind /context details, in plain words", async () => {
+		const estimate = h.runtime.telemetry.view().schedule?.occupancyTokens.toLocaleString("en-US");
+		expect(rendered(await command(h, "/context details"))).toEqual([
+			` Context window: ${footerFigure(h)}, as in Pi's footer`,
+			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
+			"   = the model's window 128,000 less its output limit 4,096",
+			" Scheduling: immediate (each fold lands at the next request)",
+			" Last decision, at the end of the agent's run:",
+			"   waiting: the window is below the level where pi-fold folds on its own",
+			`   its estimate of the next request: ~${estimate} tokens`,
+			" Requests since session startup: 10",
+			"   7 only added messages to the previous request (its cache stays valid)",
+			"   0 repeated it exactly; 2 changed earlier messages, each at a commit",
+			"   0 changed earlier messages with no commit to explain it (should be 0)",
+			"   0 missed the provider's cache with nothing changed (the provider's doing)",
+			" Back to the summary: /context · settings: /fold-context config",
+		]);
+	});
+
+	it("lists the unfolded entries with the ids /fold-context fold takes, and those ids fold", async () => {
+		const text = await command(h, "/context entries");
+		// Character counts of tool batches depend on usage numbers; the layout does not.
+		expect(rendered(text).map((l) => l.replace(/[\d,]+ chars/, "N chars"))).toEqual([
+			` Context window: ${footerFigure(h)}, as in Pi's footer`,
+			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
+			" Folds: 2 (2 collapsed into briefs)",
+			" Last commit: #2 at the end of a turn: folded 1 span (1 tool batch)",
+			" Unfolded entries, oldest first; recent ones stay raw:",
+			'   eeeeeeee           you: "go" (recent)',
+			"   eeeeeeee..eeeeeeee tool calls: probe, N chars",
+			"   eeeeeeee..eeeeeeee tool calls: probe, N chars (recent)",
+			"   eeeeeeee..eeeeeeee tool calls: probe, N chars (recent)",
+			"   eeeeeeee..eeeeeeee tool calls: probe, N chars (recent)",
+			"   eeeeeeee..eeeeeeee tool calls: active_context, N chars (recent)",
+			"   eeeeeeee..eeeeeeee tool calls: active_context, N chars (recent)",
+			'   eeeeeeee           assistant: "done" (recent)',
+			" Fold a span: /fold-context fold <first-id> <last-id> [brief]",
+		]);
+		const [first, last] =
+			/\n {2}([0-9a-f]{8})\.\.([0-9a-f]{8}) tool calls: probe, [\d,]+ chars\n/.exec(text)?.slice(1) ?? [];
+		expect(await command(h, `/fold-context fold ${first} ${last} The fourth probe`)).toMatch(
+			/^Folded f[0-9a-f]{16} \(tools, 2 entries .*the model sees it after the agent's next turn/,
+		);
+	});
+
+	it("answers in slash commands, never in the agent's JSON", async () => {
+		const id = (toolTexts(h)[0] ?? "").match(FOLD_ID)?.[0] as string;
+		const expand = await command(h, `/fold-context expand ${id}`);
+		expect(expand).toContain(`Refold it with /fold-context refold ${id} when done.`);
+		const peek = await command(h, `/fold-context peek ${id} 0 100`);
+		expect(peek.split("\n").at(-1)).toBe(`[more: /fold-context peek ${id} 100]`);
+		const bad = await command(h, "/fold-context expand nonsense");
+		expect(bad).toBe("/fold-context: id: expected a fold id like f0123456789abcdef");
+		for (const reply of [expand, peek, bad]) expect(reply).not.toContain('{"action"');
+	});
+
+	it("answers a view it does not know with its usage", async () => {
+		expect(await command(h, "/context everything")).toBe("usage: /context [details | tree | entries] [page]");
+		expect(h.ui.notices.at(-1)?.level).toBe("warning");
+	});
+});
+
+describe("a long fold listing", () => {
+	it("pages, naming the slash command for the next page", async () => {
+		const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
+		const h = await createHarness({ ui: "tui", options: { summarizer: "deterministic" } });
+		h.script([
+			...keys.map((k) => callProbes(k)),
+			callTool(...keys.slice(0, 14).map((k) => ({ action: "fold", from: `call_${k}`, to: `call_${k}` }))),
+			say("done"),
+		]);
+		await h.run("go");
+		const first = rendered(await command(h, "/context"));
+		expect(first).toContain(" Folds, oldest first (page 1 of 2):");
+		expect(first).toContain(" Next page: /context 2");
+		const second = rendered(await command(h, "/context tree 2"));
+		expect(second).toContain(" Every fold, nested, oldest first (page 2 of 2):");
+		expect(second.filter((l) => l.startsWith("   fXXXXXXXXXXXXXXXX"))).toHaveLength(2);
+		expect(second.some((l) => l.includes("Next page"))).toBe(false);
+	});
+});
+
+describe("a commit, as the human sees it", () => {
+	it("shows one line per commit and a footer item in the TUI", async () => {
+		const h = await twoFolds();
+		const commits = h.ui.notices.filter((n) => n.message.startsWith("pi-fold folded"));
+		expect(commits.map((n) => n.message)).toEqual([
+			expect.stringMatching(/^pi-fold folded 1 span, ~\d+ tokens freed\. \/context lists the folds\.$/),
+			"pi-fold folded 1 span (1 tool batch). /context lists the folds.",
+		]);
+		expect(commits.every((n) => n.level === "info")).toBe(true);
+		const percent = h.ctx().getContextUsage()?.percent?.toFixed(1);
+		expect(h.ui.statuses.get("pi-fold")).toBe(`pi-fold: 2 folds · ${percent}% used`);
+	});
+
+	it("carries the commit's cost arithmetic when cost scheduling priced it", async () => {
+		const h = await createHarness({
+			ui: "tui",
+			contextWindow: 16_000,
+			options: { foldScheduling: "cost", readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
+		});
+		h.script([...Array.from({ length: 10 }, (_, i) => callProbes(`big${i}`)), say("done")]);
+		await h.run("go");
+		const commits = h.ui.notices.filter((n) => n.message.startsWith("pi-fold folded"));
+		expect(commits.length).toBeGreaterThan(0);
+		for (const n of commits)
+			expect(n.message).toMatch(
+				/^pi-fold folded \d+ spans \([^)]+\), ~[\d,]+ tokens freed; rewrites ~[\d,]+ tokens \(\$[\d.]+ over cache reads\), saves \$[\d.]+ a request, (pays back in \d+ requests?|costs nothing extra)\. \/context lists the folds\.$/,
+			);
+		expect(await command(h, "/context details")).toContain(
+			"\nScheduling: cost (marks land together when that is cheaper than waiting)\n",
+		);
+	});
+
+	it("reaches an RPC client as any extension's notify and status do", async () => {
+		const h = await twoFolds("rpc");
+		expect(h.ui.notices.filter((n) => n.message.startsWith("pi-fold folded"))).toHaveLength(2);
+		expect(h.ui.statuses.get("pi-fold")).toMatch(/^pi-fold: 2 folds · [\d.]+% used$/);
+	});
+
+	it("prints nothing in print mode", async () => {
+		const out = vi.spyOn(process.stdout, "write");
+		const seen = allNotices.length;
+		try {
+			await twoFolds(undefined);
+			expect(out.mock.calls.map((c) => String(c[0])).filter((s) => s.includes("pi-fold folded"))).toEqual([]);
+		} finally {
+			out.mockRestore();
+		}
+		expect(allNotices.slice(seen).filter((s) => s.includes("folded"))).toEqual([]);
+	});
+});
+
+describe("the agent's status", () => {
+	it("keeps the listing formats the benchmark's agent parses", async () => {
+		const h = await createHarness({ options: { summarizer: "deterministic" } });
+		h.script([
+			...KEYS.map((k) => callProbes(k)),
+			callTool({ action: "fold", from: "call_a", to: "call_b", brief: "The first two probes" }),
+			callTool({ action: "status", detail: "tree" }),
+			say("done"),
+		]);
+		await h.run("go");
+		const status = toolTexts(h)[1] ?? "";
+		expect(status).toMatch(/^Fold tree \(transcript order\) · page 1\/1:$/m);
+		expect(status).toMatch(
+			/^f[0-9a-f]{16} · span · depth 0 · parent - · 4 leaves · [\d,]+ bytes · collapsed · "The first two probes"$/m,
+		);
+		expect(status).toMatch(
+			/^Window: [\d,]+ tokens = [\d.]+% of the model's 128,000-token window \(Pi's context usage/m,
+		);
+	});
+});

@@ -1,0 +1,173 @@
+// `pi-fold replay` on session files written by real in-process Pi sessions (faux provider): one
+// where Pi's native compaction ran (no pi-fold), one where pi-fold ran and the agent folded. The
+// recorded figures are the file's own usage, summed independently here; the replay folds where Pi
+// compacted, keeps every folded entry recoverable, and its estimator reproduces the session as it
+// ran. The CLI prints the side-by-side table and the chart, and names the line of bad input.
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSessionFile, type ReplayResult, replaySession } from "../../src/replay/index.ts";
+import { cli } from "../cli/run.ts";
+import { createHarness as createHostHarness, tempDir } from "../host/harness.ts";
+import { callProbes, callTool, cleanupTempDirs, createHarness, say } from "../pi/harness.ts";
+
+afterAll(cleanupTempDirs);
+
+const WINDOW = 16_000;
+const BIG = Array.from({ length: 10 }, (_, i) => `big${i + 1}`);
+
+/** The file's usage summed line by line, with no help from the replay. */
+function usageInFile(path: string) {
+	const sum = { calls: 0, input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+	for (const text of readFileSync(path, "utf8").split("\n").slice(1)) {
+		if (!text.trim()) continue;
+		const e = JSON.parse(text) as { usage?: typeof sum; message?: { role: string; usage?: typeof sum } };
+		const u = e.message?.role === "assistant" ? e.message.usage : e.usage;
+		if (!u) continue;
+		sum.calls++;
+		sum.input += u.input;
+		sum.cacheRead += u.cacheRead;
+		sum.cacheWrite += u.cacheWrite;
+		sum.output += u.output;
+	}
+	return sum;
+}
+
+let compacted: string;
+let folded: string;
+
+beforeAll(async () => {
+	// Native compaction: no pi-fold; a manual compaction after six large tool results, then four more.
+	const native = await createHostHarness({
+		persistent: true,
+		contextWindow: WINDOW,
+		compaction: { enabled: false, keepRecentTokens: 500 },
+	});
+	native.script([...BIG.slice(0, 6).map((k) => callProbes(k)), say("read six")]);
+	await native.run("read the first six");
+	native.script([say("Summary: six probes were read; each returned filler text.")]);
+	await native.session.compact();
+	native.script([...BIG.slice(6).map((k) => callProbes(k)), say("read the rest")]);
+	await native.run("read the rest");
+	compacted = native.sessionFile() as string;
+	// pi-fold in the session: the agent folds two batches by hand.
+	const h = await createHarness({ persistent: true, contextWindow: WINDOW, options: { summarizer: "deterministic" } });
+	h.script([
+		...["a", "b", "c", "d", "e", "f", "g"].map((k) => callProbes(k)),
+		callTool({ action: "fold", from: "call_a", to: "call_b", brief: "The first two probes returned filler text" }),
+		say("done"),
+	]);
+	await h.run("go");
+	folded = h.sessionFile() as string;
+});
+
+describe("replaying a session where Pi's native compaction ran", () => {
+	let result: ReplayResult;
+	beforeAll(async () => {
+		// The probe tool reads, as `read` does: pi-fold may fold its completed batches.
+		result = await replaySession(parseSessionFile(readFileSync(compacted, "utf8")), {
+			window: WINDOW,
+			maxOutput: 4096,
+			options: { readOnlyTools: new Set(["probe"]) },
+		});
+	});
+
+	it("reports the session's own figures: the sum of the file's usage, its compaction and its peak", () => {
+		const inFile = usageInFile(compacted);
+		const n = result.native;
+		expect(n.total).toMatchObject({ ...inFile, cost: 0 });
+		expect(n.requests.calls + n.summaries.calls).toBe(inFile.calls);
+		expect(n.summaries.calls).toBe(1);
+		expect(n.compactions).toBe(1);
+		expect(n.summarizedAway).toBeGreaterThan(0);
+		expect(n.peak).toBe(Math.max(...n.prompts.map((p) => p.prompt)));
+	});
+
+	it("folds instead of compacting, keeps every folded entry recoverable, and sends the same replies", () => {
+		const f = result.pifold;
+		expect(f.stopped).toBeNull();
+		expect(f.requests).toHaveLength(result.native.requests.calls);
+		expect(f.folds).toBeGreaterThan(0);
+		expect(f.foldedEntries).toBeGreaterThan(0);
+		expect(f.output).toBe(result.native.requests.output);
+		expect(f.peak).toBeLessThanOrEqual(result.budget);
+	});
+
+	it("estimates the session as it ran close to what it recorded (the faux provider counts as the simulator does)", () => {
+		expect(result.calibration).toBeGreaterThan(0.9);
+		expect(result.calibration).toBeLessThan(1.1);
+		const recorded = result.native.prompts.reduce((a, p) => a + p.prompt, 0);
+		expect(result.check.prompt).toBeCloseTo(recorded, -1);
+	});
+});
+
+describe("replaying a session where pi-fold ran", () => {
+	it("reads pi-fold's own records and receipts as the session's, and replays the agent's fold", async () => {
+		const file = parseSessionFile(readFileSync(folded, "utf8"));
+		// Replayed with the scheduling the session ran with, so the agent's fold lands as it did.
+		const result = await replaySession(file, { window: WINDOW, maxOutput: 4096, scheduling: "immediate" });
+		expect(result.native.total).toMatchObject({ ...usageInFile(folded), cost: 0 });
+		expect(result.native.compactions).toBe(0);
+		expect(result.pifold.agentFolds).toBe(1);
+		expect(result.pifold.requests).toHaveLength(result.native.requests.calls);
+	});
+});
+
+describe("pi-fold replay (the command)", () => {
+	// The built bin, as a user runs it (npm test builds first).
+	const replay = (...args: string[]) => {
+		const r = cli(["replay", ...args]);
+		return { status: r.code, stdout: r.stdout, stderr: r.stderr };
+	};
+
+	it("prints the session beside pi-fold and writes the chart", () => {
+		const chart = join(tempDir("pi-fold-replay-"), "chart.svg");
+		const settings = join(dirname(chart), "pi-fold.json");
+		writeFileSync(settings, '{"readOnlyTools": ["probe"]}');
+		const run = replay(
+			compacted,
+			"--window",
+			String(WINDOW),
+			"--max-output",
+			"4096",
+			"--prices",
+			"3,15,0.3,3.75",
+			"--no-chart",
+		);
+		expect(run.stderr).toBe("");
+		const flags = ["--window", String(WINDOW), "--max-output", "4096", "--settings", settings, "--chart", chart];
+		const folding = replay(compacted, ...flags, "--prices", "3,15,0.3,3.75");
+		expect(folding.stdout).not.toBe(run.stdout);
+		expect(folding.status).toBe(0);
+		expect(folding.stdout).toMatch(/^pi-fold replay of .*\.jsonl \(session [\w-]+, file version 3\)$/m);
+		expect(folding.stdout).toMatch(/^ {25}in the session \(recorded\) {4}with pi-fold \(estimated\)$/m);
+		expect(folding.stdout).toMatch(
+			/^Compactions \/ folds {6}1 compaction {17}\d+ folds? \(0 the agent's\) in \d+ commits?$/m,
+		);
+		expect(folding.stdout).toMatch(/^Cost of the requests {5}\$\d+\.\d\d +\$\d+\.\d\d$/m);
+		expect(folding.stdout).toContain("the file records no cost, so its tokens are priced too");
+		expect(readFileSync(chart, "utf8")).toMatch(/^<svg /);
+	});
+
+	it("names the line of bad input, and asks for the window", () => {
+		const dir = tempDir("pi-fold-replay-");
+		const truncated = join(dir, "cut.jsonl");
+		const text = readFileSync(compacted, "utf8");
+		writeFileSync(truncated, text.slice(0, text.length - 40));
+		const lines = text.split("\n").filter(Boolean).length;
+		const cut = replay(truncated, "--window", "16000", "--no-chart");
+		expect(cut.status).toBe(1);
+		expect(cut.stderr).toBe(
+			`pi-fold: replay: ${truncated}: line ${lines}: truncated: the last line is not complete JSON (was the file cut off while Pi wrote it?)\n`,
+		);
+		const notSession = join(dir, "report.json");
+		writeFileSync(notSession, '{"version": 1, "arms": []}\n');
+		expect(replay(notSession, "--window", "16000", "--no-chart").stderr).toMatch(
+			/^pi-fold: replay: .*report\.json: line 1: not a Pi session file/,
+		);
+		const noWindow = replay(compacted);
+		expect(noWindow.status).toBe(2);
+		expect(noWindow.stderr).toMatch(/^pi-fold: replay: --window N is required/);
+	});
+});

@@ -1,0 +1,111 @@
+// Test helper: one session of the randomized sweep (shapes.ts) replayed through the runtime on the
+// simulator, with every invariant checked: it completes (or the fence stops a unit larger than the
+// window, naming it), no request exceeds the window, no tool result or call is orphaned in any
+// request, no rewrite without a commit or a compaction (by the runtime's observer and by an
+// independent comparison), every fold peekable with its stored source byte-exact. No Pi.
+
+import { resolveOptions } from "../../src/options/index.ts";
+import { FoldRuntime } from "../../src/runtime/index.ts";
+import {
+	drive,
+	MemoryStore,
+	messageOf,
+	type SimRequest,
+	type SimResult,
+	SimSession,
+} from "../../src/simulate/index.ts";
+import type { TranscriptMessage } from "../../src/transcript/index.ts";
+import { foldProblems, pairingProblems, WindowWatch } from "../helpers/invariants.ts";
+import { compactionOf, type Mode, messagesOf, modelOf, type Shape, systemPromptOf } from "./shapes.ts";
+
+/** What one session showed, for the sweep's totals. */
+export interface Outcome {
+	readonly problems: string[];
+	readonly requests: number;
+	readonly rewrites: number;
+	/** Native compactions that ran, and how many of them with folds in force. */
+	readonly compactions: number;
+	readonly compactionsWithFolds: number;
+	readonly folds: number;
+	/** The human's `/fold-context` commands that ran. */
+	readonly commands: number;
+	readonly fenced: boolean;
+}
+
+const FENCE_MESSAGE =
+	/^the results of (read|write) is ~[\d,]+ tokens by itself, larger than the whole [\d,]+-token window, so neither a fold nor a compaction can make room; aborted before transmission/;
+
+/** Every entry's original message on the branch, compacted ones included. */
+function branchMessages(session: SimSession): Map<string, TranscriptMessage> {
+	const out = new Map<string, TranscriptMessage>();
+	for (const entry of session.entries) {
+		const message = messageOf(entry, 0);
+		if (message) out.set(entry.id, message);
+	}
+	return out;
+}
+
+/** Commits and native compactions on the branch: what may move the window. */
+function moves(session: SimSession, decisionType: string): number {
+	return session.entries.filter(
+		(e) =>
+			e.type === "compaction" ||
+			(e.type === "custom" && e.customType === decisionType && (e.data as { kind?: string }).kind === "commit"),
+	).length;
+}
+
+/** The checks of every request: inside the window, paired, attributed (observer and independent watch). */
+function requestChecks(window: number, problems: string[], watch: WindowWatch, moved: () => number) {
+	return (request: SimRequest, messages: readonly TranscriptMessage[]) => {
+		if (request.promptTokens > window)
+			problems.push(`request ${request.at} is ${request.promptTokens} tokens, over the ${window} window`);
+		for (const p of pairingProblems(messages)) problems.push(`request ${request.at}: ${p}`);
+		if (request.kind === "rewrite" && request.commitSeq === null)
+			problems.push(`request ${request.at}: a rewrite with no commit`);
+		watch.request(request.at, messages, moved());
+	};
+}
+
+/** How the session ended: completed, or stopped by the fence naming a unit larger than the window. */
+function endProblems(shape: Shape, result: SimResult): string[] {
+	const problems: string[] = [];
+	if (shape.huge === null && result.stopped) problems.push(`stopped: ${result.fence}`);
+	if (result.stopped && !FENCE_MESSAGE.test(result.fence ?? ""))
+		problems.push(`the fence did not name the unit: ${result.fence}`);
+	// A result larger than the window is stopped by the fence, unless Pi's compaction summarized it first.
+	const compacted = result.compactions.some((c) => c.decision === "passed");
+	if (shape.huge !== null && !result.stopped && !compacted) problems.push("a result larger than the window was sent");
+	return [...problems, ...result.errors.map((e) => `error: ${e}`)];
+}
+
+/** Replays one shape in one mode and lists every broken invariant. */
+export async function sweep(shape: Shape, mode: Mode): Promise<Outcome> {
+	const store = new MemoryStore();
+	const runtime = new FoldRuntime(resolveOptions({ foldScheduling: mode, summarizer: "deterministic" }), () => store);
+	const model = modelOf(shape);
+	const session = new SimSession({ model, systemPrompt: systemPromptOf(shape) });
+	const decisionType = runtime.names.decisionEntryType;
+	const watch = new WindowWatch();
+	const problems: string[] = [];
+	const result = await drive(runtime, session, messagesOf(shape), {
+		compaction: compactionOf(shape),
+		onRequest: requestChecks(model.contextWindow, problems, watch, () => moves(session, decisionType)),
+	});
+	problems.push(...watch.problems, ...endProblems(shape, result));
+	const unattributed = runtime.telemetry.view().counters.unattributedRewrites;
+	if (unattributed !== 0) problems.push(`${unattributed} unattributed rewrites`);
+	const host = session.host({ decisionEntryType: decisionType, receiptType: runtime.receiptType });
+	const folds = await foldProblems(runtime, host, branchMessages(session));
+	problems.push(...folds.problems);
+	const ran = result.compactions.filter((c) => c.decision === "passed");
+	return {
+		problems,
+		requests: result.requests.length,
+		rewrites: watch.rewrites,
+		compactions: ran.length,
+		compactionsWithFolds: ran.filter((c) => c.folds > 0).length,
+		folds: folds.folds,
+		commands: result.human.length,
+		fenced: result.stopped,
+	};
+}
