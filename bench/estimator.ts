@@ -112,6 +112,13 @@ function rate(bytes: number, targetBytes: number, repeats: number, run: () => vo
 	return median(rates);
 }
 
+/** A held-out corpus file, read once: its text and its UTF-8 bytes. */
+interface HeldoutFile {
+	readonly path: string;
+	readonly text: string;
+	readonly bytes: Uint8Array;
+}
+
 /** Runs the estimator benchmark (a few seconds with the defaults). */
 export async function runEstimatorBench(options: EstimatorBenchOptions = {}): Promise<EstimatorBenchResult> {
 	const root = options.root ?? join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -121,15 +128,61 @@ export async function runEstimatorBench(options: EstimatorBenchOptions = {}): Pr
 	const log = options.log ?? (() => {});
 	const encode = await loadExactEncoder();
 	const corpus = listCorpus({ root });
+	const files = readHeldout(root, corpus, every);
+	const totalBytes = files.reduce((s, f) => s + f.bytes.length, 0);
+	log(`estimator: ${files.length} held-out files, ${(totalBytes / 1e6).toFixed(1)} MB; exact o200k_base counts`);
+	const accuracy = measureError(files, totalBytes, encode);
+	log("estimator: throughput");
+	const speed = measureThroughput(files, totalBytes, targetBytes, repeats, log);
+	const { estimator } = accuracy.error;
+	return {
+		machine: machineInfo(),
+		backend: core().backend,
+		corpus: {
+			rule: CORPUS_RULE,
+			calibrationFiles: corpus.filter((f) => f.split === "calibration").length,
+			heldoutFiles: accuracy.files,
+			heldoutBytes: totalBytes,
+			heldoutTokens: accuracy.tokens,
+		},
+		error: accuracy.error,
+		throughput: { ...speed, exactEncoder: accuracy.exactRate },
+		targets: {
+			mape: { target: TARGET_MAPE, value: estimator.mape, met: estimator.mape <= TARGET_MAPE },
+			mbPerS: {
+				target: TARGET_MB_PER_S,
+				value: speed.estimatorStrings,
+				met: speed.estimatorStrings >= TARGET_MB_PER_S,
+			},
+		},
+	};
+}
+
+/** Every `every`th held-out file of the corpus, read from disk. */
+function readHeldout(root: string, corpus: ReturnType<typeof listCorpus>, every: number): HeldoutFile[] {
 	const heldout = corpus.filter((f) => f.split === "heldout").filter((_, i) => i % every === 0);
 	if (heldout.length === 0) throw new Error(`no corpus files under ${join(root, "node_modules")}`);
 	const decoder = new TextDecoder();
-	const files = heldout.map((f) => {
+	return heldout.map((f) => {
 		const bytes = new Uint8Array(readFileSync(join(root, f.path)));
 		return { path: f.path, text: decoder.decode(bytes), bytes };
 	});
-	const totalBytes = files.reduce((s, f) => s + f.bytes.length, 0);
-	log(`estimator: ${files.length} held-out files, ${(totalBytes / 1e6).toFixed(1)} MB; exact o200k_base counts`);
+}
+
+/**
+ * Exact counts of every file (timed: the exact encoder's rate), and the per-file error of estimateTokens and of
+ * chars/4 against them over the files with at least one token.
+ */
+function measureError(
+	files: readonly HeldoutFile[],
+	totalBytes: number,
+	encode: Encode,
+): {
+	error: EstimatorBenchResult["error"];
+	exactRate: number;
+	files: number;
+	tokens: number;
+} {
 	const noSpecial = { disallowedSpecial: new Set<string>() };
 	const t0 = performance.now();
 	const exact = files.map((f) => encode(f.text, noSpecial).length);
@@ -137,8 +190,17 @@ export async function runEstimatorBench(options: EstimatorBenchOptions = {}): Pr
 	const rows = files.map((f, i) => ({ path: f.path, exact: exact[i] ?? 0, text: f.text })).filter((r) => r.exact > 0);
 	const estimator = errorStats(rows.map((r) => ({ ...r, est: estimateTokens(r.text) })));
 	const charsOver4 = errorStats(rows.map((r) => ({ ...r, est: Math.round(r.text.length / 4) })));
+	return { error: { estimator, charsOver4 }, exactRate, files: rows.length, tokens: exact.reduce((s, v) => s + v, 0) };
+}
 
-	log("estimator: throughput");
+/** The estimator's MB/s per file, on one large string, and on one large byte array. */
+function measureThroughput(
+	files: readonly HeldoutFile[],
+	totalBytes: number,
+	targetBytes: number,
+	repeats: number,
+	log: (line: string) => void,
+): Omit<EstimatorBenchResult["throughput"], "exactEncoder"> {
 	const large = files.map((f) => f.text).join("\n");
 	const largeBytes = new TextEncoder().encode(large);
 	let sink = 0;
@@ -152,28 +214,7 @@ export async function runEstimatorBench(options: EstimatorBenchOptions = {}): Pr
 		sink += estimateTokens(largeBytes);
 	});
 	if (sink < 0) log("unreachable");
-	return {
-		machine: machineInfo(),
-		backend: core().backend,
-		corpus: {
-			rule: CORPUS_RULE,
-			calibrationFiles: corpus.filter((f) => f.split === "calibration").length,
-			heldoutFiles: rows.length,
-			heldoutBytes: totalBytes,
-			heldoutTokens: exact.reduce((s, v) => s + v, 0),
-		},
-		error: { estimator, charsOver4 },
-		throughput: {
-			estimatorStrings: strings,
-			estimatorLargeString: largeString,
-			estimatorBytes: bytesRate,
-			exactEncoder: exactRate,
-		},
-		targets: {
-			mape: { target: TARGET_MAPE, value: estimator.mape, met: estimator.mape <= TARGET_MAPE },
-			mbPerS: { target: TARGET_MB_PER_S, value: strings, met: strings >= TARGET_MB_PER_S },
-		},
-	};
+	return { estimatorStrings: strings, estimatorLargeString: largeString, estimatorBytes: bytesRate };
 }
 
 const pct = (v: number) => `${(v * 100).toFixed(2)}%`;

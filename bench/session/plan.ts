@@ -92,65 +92,26 @@ interface Symbolic {
 	line: number;
 }
 
+/** What every stage draws on while the plan is built: the seeded random, the corpus indexes and the stages so far. */
+interface PlanContext {
+	random: Random;
+	cadence: number;
+	byPath: Map<string, CorpusFile>;
+	unique: Symbolic[];
+	pool: FilePool;
+	/** The stages planned so far, in order. */
+	stages: PlanStage[];
+}
+
 export function buildPlan(corpus: Corpus, options: PlanOptions): Plan {
 	const random = createRandom(`${options.seed}/plan/${options.stages}/${options.stageChars}`);
 	const cadence = planCadence(options.stages);
 	const byPath = new Map(corpus.files.map((f) => [f.path, f]));
 	const unique = uniqueDefinitions(corpus);
 	const pool = filePool(corpus.files, random);
-	const stages: PlanStage[] = [];
-	for (let stage = 1; stage <= options.stages; stage++) {
-		const files: string[] = [];
-		let chars = 0;
-		let revisitOf: number | undefined;
-		const questions: Question[] = [];
-		if (isRevisitStage(stage) && stage > 2) {
-			revisitOf = random.int(1, stage - 2);
-			const earlier = stages[revisitOf - 1] as PlanStage;
-			const path = random.pick(earlier.files);
-			const file = byPath.get(path) as CorpusFile;
-			files.push(path);
-			chars += file.chars;
-			const defs = unique.filter((d) => d.file.path === path);
-			const kind: QuestionKind = stage % 2 === 0 && defs.length > 0 ? "definition-line" : "line-count";
-			questions.push({ ...fileQuestion(kind, revisitOf, file, defs, random), role: "revisit" });
-		}
-		for (const file of pool.take(options.stageChars - chars, new Set(files))) {
-			files.push(file.path);
-			chars += file.chars;
-		}
-		if (isProbeStage(stage, cadence) && stage > 2) {
-			const receiptStage = random.int(1, stage - 2);
-			questions.push({
-				id: "",
-				kind: "receipt",
-				role: "probe",
-				aboutStage: receiptStage,
-				answer: (stages[receiptStage - 1] as PlanStage).receipt,
-			});
-			const kinds: QuestionKind[] = (["definition-line", "line-count", "defining-file"] as const).filter(
-				(_, i) => i !== (stage / cadence) % 3,
-			);
-			for (const kind of kinds) questions.push({ ...probe(kind, stages, unique, byPath, random), role: "probe" });
-		}
-		questions.forEach((q, i) => {
-			q.id = `q${i + 1}`;
-		});
-		stages.push({
-			stage,
-			key: `K${stage}-${random.code(6)}`,
-			receipt: `R${stage}-${random.code(8)}`,
-			files,
-			...(revisitOf === undefined ? {} : { revisitOf }),
-			questions,
-			note: isNoteStage(stage, cadence),
-		});
-	}
-	const used = [...new Set(stages.flatMap((s) => s.files))].sort();
-	const files = used.map((path) => {
-		const f = byPath.get(path) as CorpusFile;
-		return { path, bytes: f.bytes, chars: f.chars, lines: f.lines, sha256: f.sha256 };
-	});
+	const context: PlanContext = { random, cadence, byPath, unique, pool, stages: [] };
+	for (let stage = 1; stage <= options.stages; stage++)
+		context.stages.push(planStage(stage, options.stageChars, context));
 	const body = {
 		version: 1 as const,
 		seed: options.seed,
@@ -159,15 +120,87 @@ export function buildPlan(corpus: Corpus, options: PlanOptions): Plan {
 		cadence,
 		corpusRule: corpus.rule,
 		corpusSha256: corpus.sha256,
-		stages,
+		stages: context.stages,
 		completionKey: `K${options.stages + 1}-${random.code(6)}`,
-		files,
+		files: planFiles(context.stages, byPath),
 	};
 	return { ...body, hash: sha256Hex(JSON.stringify(body)) };
 }
 
+/** One stage: its revisit (every third stage), fresh files up to `stageChars`, probe questions, key and receipt. */
+function planStage(stage: number, stageChars: number, context: PlanContext): PlanStage {
+	const { random, cadence } = context;
+	const revisit = isRevisitStage(stage) && stage > 2 ? planRevisit(stage, context) : undefined;
+	const files: string[] = revisit ? [revisit.file.path] : [];
+	let chars = revisit ? revisit.file.chars : 0;
+	for (const file of context.pool.take(stageChars - chars, new Set(files))) {
+		files.push(file.path);
+		chars += file.chars;
+	}
+	const questions: Question[] = revisit ? [revisit.question] : [];
+	if (isProbeStage(stage, cadence) && stage > 2) questions.push(...probeQuestions(stage, context));
+	questions.forEach((q, i) => {
+		q.id = `q${i + 1}`;
+	});
+	return {
+		stage,
+		key: `K${stage}-${random.code(6)}`,
+		receipt: `R${stage}-${random.code(8)}`,
+		files,
+		...(revisit === undefined ? {} : { revisitOf: revisit.revisitOf }),
+		questions,
+		note: isNoteStage(stage, cadence),
+	};
+}
+
+/** A revisit: a file of a random earlier stage handed out again, with a question about it. */
+function planRevisit(stage: number, context: PlanContext): { revisitOf: number; file: CorpusFile; question: Question } {
+	const { random } = context;
+	const revisitOf = random.int(1, stage - 2);
+	const earlier = context.stages[revisitOf - 1] as PlanStage;
+	const path = random.pick(earlier.files);
+	const file = context.byPath.get(path) as CorpusFile;
+	const defs = context.unique.filter((d) => d.file.path === path);
+	const kind: QuestionKind = stage % 2 === 0 && defs.length > 0 ? "definition-line" : "line-count";
+	return { revisitOf, file, question: { ...fileQuestion(kind, revisitOf, file, defs, random), role: "revisit" } };
+}
+
+/** A probe stage's questions: a receipt of an earlier stage, then two of the three file kinds (rotating). */
+function probeQuestions(stage: number, context: PlanContext): Question[] {
+	const { random, stages } = context;
+	const receiptStage = random.int(1, stage - 2);
+	const questions: Question[] = [
+		{
+			id: "",
+			kind: "receipt",
+			role: "probe",
+			aboutStage: receiptStage,
+			answer: (stages[receiptStage - 1] as PlanStage).receipt,
+		},
+	];
+	const kinds: QuestionKind[] = (["definition-line", "line-count", "defining-file"] as const).filter(
+		(_, i) => i !== (stage / context.cadence) % 3,
+	);
+	for (const kind of kinds)
+		questions.push({ ...probe(kind, stages, context.unique, context.byPath, random), role: "probe" });
+	return questions;
+}
+
+/** Every file the stages hand out, sorted by path, with its size and hash. */
+function planFiles(stages: PlanStage[], byPath: Map<string, CorpusFile>): PlanFile[] {
+	const used = [...new Set(stages.flatMap((s) => s.files))].sort();
+	return used.map((path) => {
+		const f = byPath.get(path) as CorpusFile;
+		return { path, bytes: f.bytes, chars: f.chars, lines: f.lines, sha256: f.sha256 };
+	});
+}
+
+interface FilePool {
+	take(budget: number, exclude: Set<string>): CorpusFile[];
+}
+
 /** Hands out files in a seeded order, each at most once until the pool runs dry (then it starts over). */
-function filePool(all: CorpusFile[], random: Random): { take(budget: number, exclude: Set<string>): CorpusFile[] } {
+function filePool(all: CorpusFile[], random: Random): FilePool {
 	let queue = random.shuffle(all);
 	return {
 		take(budget, exclude) {

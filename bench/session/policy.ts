@@ -48,69 +48,104 @@ export function decide(messages: readonly Message[], options: PolicyOptions = {}
 	if (view.complete) return { text: "Assignment complete: every stage was opened, read and handed in.", calls: [] };
 	const current = view.stages.at(-1);
 	const stage = Math.max(current?.stage ?? 0, summaryStage(view));
-	if (stage === 0) {
-		const key = visibleKey(view, 1);
-		if (!key) return { text: "I cannot find the key for stage 1, so I cannot start.", calls: [] };
-		return { text: "Opening stage 1.", calls: [{ name: STAGE_TOOL, args: { stage: 1, key } }] };
-	}
+	if (stage === 0) return openFirstStage(view);
 	if (!current || current.stage < stage)
 		return {
 			text: `Stage ${stage}'s instructions are no longer in view; asking for them again.`,
 			calls: [reissue(stage)],
 		};
-	const last = view.results.at(-1);
-	if (last?.toolName === STAGE_TOOL && last.isError) {
-		if (last.call?.args.reissue || current.reissued)
-			return { text: `Stage ${current.stage} cannot be recovered; stopping.`, calls: [] };
+	const retry = retryFailedOpen(view, current);
+	if (retry) return retry;
+	const reading = readMissingFiles(view, current, options);
+	if (reading) return reading;
+	const resolution = resolveQuestions(view, current, [visibleRoute, ...(options.routes ?? []), rereadRoute]);
+	if (resolution.pending.length > 0)
 		return {
-			text: `Opening the next stage failed; asking for stage ${current.stage} again.`,
-			calls: [reissue(current.stage)],
+			text: `Stage ${current.stage}: checking earlier material for its questions.`,
+			calls: dedupe(resolution.pending),
 		};
-	}
-	// A listed file it cannot see and has not tried to read since the stage opened (a failed read is not retried).
+	return handIn(view, current, resolution, options);
+}
+
+/** Before any stage is open: open stage 1 with its visible key. */
+function openFirstStage(view: WindowView): Decision {
+	const key = visibleKey(view, 1);
+	if (!key) return { text: "I cannot find the key for stage 1, so I cannot start.", calls: [] };
+	return { text: "Opening stage 1.", calls: [{ name: STAGE_TOOL, args: { stage: 1, key } }] };
+}
+
+/** After a failed stage call: ask for the stage again once, then give up; null when the last call did not fail. */
+function retryFailedOpen(view: WindowView, current: StageView): Decision | null {
+	const last = view.results.at(-1);
+	if (last?.toolName !== STAGE_TOOL || !last.isError) return null;
+	if (last.call?.args.reissue || current.reissued)
+		return { text: `Stage ${current.stage} cannot be recovered; stopping.`, calls: [] };
+	return {
+		text: `Opening the next stage failed; asking for stage ${current.stage} again.`,
+		calls: [reissue(current.stage)],
+	};
+}
+
+/**
+ * Calls that bring the stage's listed files into view: those it cannot see and has not tried to read since the
+ * stage opened (a failed read is not retried). Null when nothing needs a call.
+ */
+function readMissingFiles(view: WindowView, current: StageView, options: PolicyOptions): Decision | null {
 	const tried = new Set(
 		callsSince(view, current.index)
 			.filter((c) => c.name === "read")
 			.map((c) => String(c.args.path)),
 	);
 	const missing = current.files.filter((f) => !view.reads.has(f) && !tried.has(f));
-	const recovered =
-		missing.length > 0 ? (options.recoverFiles?.(view, current, missing) ?? { calls: [], rest: missing }) : null;
+	if (missing.length === 0) return null;
+	const recovered = options.recoverFiles?.(view, current, missing) ?? { calls: [], rest: missing };
 	// A file the arm holds another way (a fold with a current read of it) needs no call: go on to the questions.
-	if (recovered && recovered.calls.length + recovered.rest.length > 0)
-		return {
-			text: `Stage ${current.stage}: reading ${missing.length} file${missing.length === 1 ? "" : "s"}.`,
-			calls: [...dedupe(recovered.calls), ...recovered.rest.map((path) => ({ name: "read", args: { path } }))],
-		};
-	const routes = [visibleRoute, ...(options.routes ?? []), rereadRoute];
-	const answers: Record<string, string> = {};
-	const answeredBy: Record<string, string> = {};
-	const pending: ToolCallSpec[] = [];
+	if (recovered.calls.length + recovered.rest.length === 0) return null;
+	return {
+		text: `Stage ${current.stage}: reading ${missing.length} file${missing.length === 1 ? "" : "s"}.`,
+		calls: [...dedupe(recovered.calls), ...recovered.rest.map((path) => ({ name: "read", args: { path } }))],
+	};
+}
+
+/** The stage's questions worked through the routes in order: the answers, the route of each, and calls still due. */
+interface Resolution {
+	answers: Record<string, string>;
+	answeredBy: Record<string, string>;
+	pending: ToolCallSpec[];
+}
+
+/** Each question goes to the first route with an outcome; with none it is answered as unknown. */
+function resolveQuestions(view: WindowView, current: StageView, routes: RecoveryRoute[]): Resolution {
+	const resolution: Resolution = { answers: {}, answeredBy: {}, pending: [] };
 	for (const q of current.questions) {
 		let settled = false;
 		for (const route of routes) {
 			const outcome = route.resolve(q, view, current);
 			if (!outcome) continue;
 			if ("answer" in outcome) {
-				answers[q.id] = outcome.answer;
-				answeredBy[q.id] = outcome.via ?? route.name;
-			} else pending.push(...outcome.calls);
+				resolution.answers[q.id] = outcome.answer;
+				resolution.answeredBy[q.id] = outcome.via ?? route.name;
+			} else resolution.pending.push(...outcome.calls);
 			settled = true;
 			break;
 		}
 		if (!settled) {
-			answers[q.id] = UNKNOWN_ANSWER;
-			answeredBy[q.id] = "none";
+			resolution.answers[q.id] = UNKNOWN_ANSWER;
+			resolution.answeredBy[q.id] = "none";
 		}
 	}
-	if (pending.length > 0)
-		return { text: `Stage ${current.stage}: checking earlier material for its questions.`, calls: dedupe(pending) };
+	return resolution;
+}
+
+/** Hands the stage in with its answers and note and opens the next one (or asks again when the key is missing). */
+function handIn(view: WindowView, current: StageView, resolution: Resolution, options: PolicyOptions): Decision {
 	const key = current.nextKey ?? visibleKey(view, current.stage + 1);
 	if (!key)
 		return {
 			text: `Stage ${current.stage}'s result is missing its key; asking again.`,
 			calls: [reissue(current.stage)],
 		};
+	const { answers, answeredBy } = resolution;
 	for (const [id, route] of Object.entries(answeredBy))
 		options.observer?.answered?.(current.stage, id, route, answers[id] as string);
 	const args: Record<string, unknown> = { stage: current.stage + 1, key };

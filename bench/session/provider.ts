@@ -70,7 +70,43 @@ export const MODEL_COST = {
 	tiers: [{ ...PRICES.long, cacheWrite: PRICES.long.input, inputTokensAbove: PRICES.longContextThreshold }],
 };
 
+/** What the provider keeps across requests: the ledger, and the latest agent request's prompt and number. */
+interface LedgerState {
+	ledger: RequestRecord[];
+	previousAgent: string[] | undefined;
+	lastAgent: number;
+}
+
 export function createBenchProvider(ai: PiHost["ai"], options: BenchProviderOptions): BenchProvider {
+	const core = createCore(ai, options);
+	const state: LedgerState = { ledger: [], previousAgent: undefined, lastAgent: 0 };
+	const stream = ((model: Model<string>, context: { messages: Message[] }, streamOptions?: unknown) => {
+		// Past the cap nothing is sent or recorded: the session ends with this error (a policy that loops stops here).
+		if (state.ledger.length >= options.maxRequests)
+			return rejection(ai, model, `${REQUEST_CAP_ERROR} (${options.maxRequests})`);
+		const started = performance.now();
+		const record = recordRequest(ai, state, context.messages, options.stageNow);
+		if (record.context > options.window) {
+			record.rejected = true;
+			record.stopReason = "error";
+			return rejection(ai, model, `prompt is too long: ${record.context} tokens > ${options.window} maximum`);
+		}
+		// biome-ignore lint/suspicious/noExplicitAny: the faux core's stream takes Pi's internal option type
+		const inner = core.stream(model, context as any, streamOptions as any);
+		inner.result().then((message) => recordUsage(record, message, started));
+		return inner;
+	}) as unknown as typeof core.stream;
+	const provider = ai.createProvider({
+		id: PROVIDER_ID,
+		auth: { apiKey: { name: "Faux", resolve: async () => ({ auth: {} }) } },
+		models: core.models,
+		api: { stream, streamSimple: stream },
+	} as unknown as Parameters<typeof ai.createProvider>[0]);
+	return { provider, model: core.models[0], ledger: state.ledger, lastAgentRequest: () => state.lastAgent };
+}
+
+/** Pi's faux core serving the one benchmark model, with the policy's factory queued for every allowed request. */
+function createCore(ai: PiHost["ai"], options: BenchProviderOptions) {
 	const core = ai.createFauxCore({
 		provider: PROVIDER_ID,
 		models: [
@@ -84,63 +120,52 @@ export function createBenchProvider(ai: PiHost["ai"], options: BenchProviderOpti
 		],
 	});
 	core.setResponses(Array.from({ length: options.maxRequests + 1 }, () => options.factory));
-	const ledger: RequestRecord[] = [];
-	let previousAgent: string[] | undefined;
-	let lastAgent = 0;
-	const stream = ((model: Model<string>, context: { messages: Message[] }, streamOptions?: unknown) => {
-		// Past the cap nothing is sent or recorded: the session ends with this error (a policy that loops stops here).
-		if (ledger.length >= options.maxRequests)
-			return rejection(ai, model, `${REQUEST_CAP_ERROR} (${options.maxRequests})`);
-		const started = performance.now();
-		const texts = context.messages.map((m) => `${m.role}:${messageText(ai, m)}`);
-		const chars = texts.reduce((n, t) => n + t.length, 0) + Math.max(0, texts.length - 1) * 2;
-		const kind = isSummaryRequest(context.messages) ? "summary" : isBriefRequest(context.messages) ? "brief" : "agent";
-		const record: RequestRecord = {
-			seq: ledger.length + 1,
-			kind,
-			stage: options.stageNow(),
-			messages: texts.length,
-			chars,
-			context: Math.ceil(chars / 4),
-			input: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			output: 0,
-			pureAppend: null,
-			rejected: false,
-			stopReason: "pending",
-			ms: 0,
-		};
-		if (kind === "agent") {
-			if (previousAgent) record.pureAppend = isPrefix(previousAgent, texts);
-			previousAgent = texts;
-			lastAgent = record.seq;
-		}
-		ledger.push(record);
-		if (record.context > options.window) {
-			record.rejected = true;
-			record.stopReason = "error";
-			return rejection(ai, model, `prompt is too long: ${record.context} tokens > ${options.window} maximum`);
-		}
-		// biome-ignore lint/suspicious/noExplicitAny: the faux core's stream takes Pi's internal option type
-		const inner = core.stream(model, context as any, streamOptions as any);
-		inner.result().then((message) => {
-			record.input = message.usage.input;
-			record.cacheRead = message.usage.cacheRead;
-			record.cacheWrite = message.usage.cacheWrite;
-			record.output = message.usage.output;
-			record.stopReason = message.stopReason;
-			record.ms = performance.now() - started;
-		});
-		return inner;
-	}) as unknown as typeof core.stream;
-	const provider = ai.createProvider({
-		id: PROVIDER_ID,
-		auth: { apiKey: { name: "Faux", resolve: async () => ({ auth: {} }) } },
-		models: core.models,
-		api: { stream, streamSimple: stream },
-	} as unknown as Parameters<typeof ai.createProvider>[0]);
-	return { provider, model: core.models[0], ledger, lastAgentRequest: () => lastAgent };
+	return core;
+}
+
+/** Measures a request (size, kind, whether it only appends to the previous agent request) and adds it to the ledger. */
+function recordRequest(
+	ai: PiHost["ai"],
+	state: LedgerState,
+	messages: Message[],
+	stageNow: () => number,
+): RequestRecord {
+	const texts = messages.map((m) => `${m.role}:${messageText(ai, m)}`);
+	const chars = texts.reduce((n, t) => n + t.length, 0) + Math.max(0, texts.length - 1) * 2;
+	const kind = isSummaryRequest(messages) ? "summary" : isBriefRequest(messages) ? "brief" : "agent";
+	const record: RequestRecord = {
+		seq: state.ledger.length + 1,
+		kind,
+		stage: stageNow(),
+		messages: texts.length,
+		chars,
+		context: Math.ceil(chars / 4),
+		input: 0,
+		cacheRead: 0,
+		cacheWrite: 0,
+		output: 0,
+		pureAppend: null,
+		rejected: false,
+		stopReason: "pending",
+		ms: 0,
+	};
+	if (kind === "agent") {
+		if (state.previousAgent) record.pureAppend = isPrefix(state.previousAgent, texts);
+		state.previousAgent = texts;
+		state.lastAgent = record.seq;
+	}
+	state.ledger.push(record);
+	return record;
+}
+
+/** Fills in the usage the provider reported once the reply is complete. */
+function recordUsage(record: RequestRecord, message: AssistantMessage, started: number): void {
+	record.input = message.usage.input;
+	record.cacheRead = message.usage.cacheRead;
+	record.cacheWrite = message.usage.cacheWrite;
+	record.output = message.usage.output;
+	record.stopReason = message.stopReason;
+	record.ms = performance.now() - started;
 }
 
 function isPrefix(previous: readonly string[], current: readonly string[]): boolean {

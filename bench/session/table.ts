@@ -117,10 +117,27 @@ function recallRows(arms: ArmReport[]): string[][] {
 
 export function renderTable(report: Report): string {
 	const arms = report.arms;
+	const parts = [
+		`Plan ${report.plan.hash.slice(0, 12)} (seed ${JSON.stringify(report.plan.seed)}, ${report.plan.stageCount} stages), ` +
+			`window ${int(report.settings.window)} tokens, long-context tier over ${int(report.prices.longContextThreshold)}.`,
+		"",
+		table(["Measure", ...arms.map((a) => a.name)], measureRows(arms)),
+		...cutSection(report),
+		...versusSection(arms),
+		...targetSection("Targets (issue 5), measured on this run:", report.targets),
+		...targetSection("Targets (issue 12, recall), measured on this run:", report.recallTargets),
+	];
+	const failures = arms.filter((a) => a.error).map((a) => `- ${a.name}: ${a.error}`);
+	if (failures.length > 0) parts.push("", "Where arms stopped:", ...failures);
+	return `${parts.join("\n")}\n`;
+}
+
+/** The main table's rows: one per measure, one column per arm. */
+function measureRows(arms: ArmReport[]): string[][] {
 	const row = (label: string, f: (a: ArmReport) => string): string[] => [label, ...arms.map(f)];
 	const statusText = (a: ArmReport): string =>
 		`${a.stagesCompleted} of ${a.stageCount}${a.status === "complete" ? "" : ` (${a.status})`}`;
-	const rows = [
+	return [
 		row("Stages completed", statusText),
 		...totalsRows((a) => a.totals, arms),
 		row("Mean request context", (a) => int(a.totals.meanContext)),
@@ -148,50 +165,43 @@ export function renderTable(report: Report): string {
 		row("Stage reissues", (a) => int(a.reissues)),
 		row("Wall clock", (a) => seconds(a.wallMs)),
 	];
-	const parts = [
-		`Plan ${report.plan.hash.slice(0, 12)} (seed ${JSON.stringify(report.plan.seed)}, ${report.plan.stageCount} stages), ` +
-			`window ${int(report.settings.window)} tokens, long-context tier over ${int(report.prices.longContextThreshold)}.`,
+}
+
+/** The same-cut table when an arm stopped early (every arm's totals at the last stage all completed); else nothing. */
+function cutSection(report: Report): string[] {
+	if (!report.cut) return [];
+	const cut = report.cut;
+	const byName = new Map(cut.arms.map((c) => [c.name, c.totals]));
+	return [
 		"",
-		table(["Measure", ...arms.map((a) => a.name)], rows),
+		`Same plan, every arm cut at stage ${cut.stage} (the last stage all arms completed):`,
+		"",
+		table(
+			["Measure", ...report.arms.map((a) => a.name)],
+			totalsRows((a) => byName.get(a.name) as LedgerTotals, report.arms),
+		),
 	];
-	if (report.cut) {
-		const cut = report.cut;
-		const byName = new Map(cut.arms.map((c) => [c.name, c.totals]));
-		parts.push(
-			"",
-			`Same plan, every arm cut at stage ${cut.stage} (the last stage all arms completed):`,
-			"",
-			table(
-				["Measure", ...arms.map((a) => a.name)],
-				totalsRows((a) => byName.get(a.name) as LedgerTotals, arms),
-			),
-		);
-	}
+}
+
+/** The agent arm (pifold-agent, else pifold-immediate) against native, when both ran; else nothing. */
+function versusSection(arms: ArmReport[]): string[] {
 	const agent = arms.find((a) => a.name === "pifold-agent") ?? arms.find((a) => a.name === "pifold-immediate");
 	const native = arms.find((a) => a.name === "native");
-	if (agent && native)
-		parts.push("", `Agent curation (${agent.name}) against native (issue 4's benchmark):`, "", versus(agent, native));
-	if (report.targets.some((t) => t.met !== null))
-		parts.push(
-			"",
-			"Targets (issue 5), measured on this run:",
-			"",
-			table(
-				["Target", "Measured", "Verdict"],
-				report.targets.filter((t) => t.met !== null).map((t) => [t.target, t.measured, t.met ? "met" : "MISSED"]),
-			),
-		);
-	if (report.recallTargets.some((t) => t.met !== null))
-		parts.push(
-			"",
-			"Targets (issue 12, recall), measured on this run:",
-			"",
-			table(
-				["Target", "Measured", "Verdict"],
-				report.recallTargets.filter((t) => t.met !== null).map((t) => [t.target, t.measured, t.met ? "met" : "MISSED"]),
-			),
-		);
-	const failures = arms.filter((a) => a.error).map((a) => `- ${a.name}: ${a.error}`);
-	if (failures.length > 0) parts.push("", "Where arms stopped:", ...failures);
-	return `${parts.join("\n")}\n`;
+	if (!agent || !native) return [];
+	return ["", `Agent curation (${agent.name}) against native (issue 4's benchmark):`, "", versus(agent, native)];
+}
+
+/** A heading and the targets that ran, with their verdicts; nothing when none ran. */
+function targetSection(heading: string, targets: Report["targets"]): string[] {
+	const ran = targets.filter((t) => t.met !== null);
+	if (ran.length === 0) return [];
+	return [
+		"",
+		heading,
+		"",
+		table(
+			["Target", "Measured", "Verdict"],
+			ran.map((t) => [t.target, t.measured, t.met ? "met" : "MISSED"]),
+		),
+	];
 }

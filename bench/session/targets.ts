@@ -44,16 +44,31 @@ function check(target: string, measured: string | undefined, met: boolean): Targ
 		: { target, measured, ratio: null, met };
 }
 
+const usd = (n: number): string => `$${n.toFixed(2)}`;
+
 export function evaluateTargets(arms: readonly ArmReport[], settings: { window: number; maxTokens: number }): Target[] {
 	const by = new Map(arms.map((a) => [a.name, a]));
 	const epoch = by.get("pifold-epoch");
 	const native = by.get("native");
-	const immediate = by.get("pifold-immediate");
-	const ladder = by.get("pifold-ladder");
 	const budget = pifoldServingBudget(settings.window, settings.maxTokens);
-	const both = epoch && native;
-	const usd = (n: number): string => `$${n.toFixed(2)}`;
-	const targets: Target[] = [
+	return [
+		...epochSavingsTargets(epoch, native),
+		epochPeakTarget(epoch, budget),
+		...epochRecallTargets(epoch, native),
+		ratioTarget(
+			"pifold-epoch vs pifold-immediate: fresh input <= 0.2x",
+			epoch?.totals.freshInput,
+			by.get("pifold-immediate")?.totals.freshInput,
+			0.2,
+		),
+		unattributedTarget(arms),
+		ladderTarget(by.get("pifold-ladder"), budget),
+	];
+}
+
+/** pifold-epoch against native on what a session spends: total tokens, cost, the surcharge, compactions. */
+function epochSavingsTargets(epoch: ArmReport | undefined, native: ArmReport | undefined): Target[] {
+	return [
 		ratioTarget(
 			"pifold-epoch vs native: total tokens <= 0.60x",
 			epoch?.totals.totalTokens,
@@ -67,16 +82,27 @@ export function evaluateTargets(arms: readonly ArmReport[], settings: { window: 
 			epoch?.totals.surchargeRequests === 0,
 		),
 		check("pifold-epoch: zero compactions", epoch && `${epoch.compactions}`, epoch?.compactions === 0),
-		check(
-			`pifold-epoch: peak context after the first commit <= 80% of the serving budget (${int(budget)})`,
-			epoch &&
-				(epoch.peakAfterFirstRewrite === null
-					? "no commit"
-					: `${int(epoch.peakAfterFirstRewrite)} = ${((epoch.peakAfterFirstRewrite / budget) * 100).toFixed(1)}%`),
-			epoch?.peakAfterFirstRewrite !== null &&
-				epoch?.peakAfterFirstRewrite !== undefined &&
-				epoch.peakAfterFirstRewrite <= 0.8 * budget,
-		),
+	];
+}
+
+/** pifold-epoch's peak request context after its first commit, against the serving budget. */
+function epochPeakTarget(epoch: ArmReport | undefined, budget: number): Target {
+	return check(
+		`pifold-epoch: peak context after the first commit <= 80% of the serving budget (${int(budget)})`,
+		epoch &&
+			(epoch.peakAfterFirstRewrite === null
+				? "no commit"
+				: `${int(epoch.peakAfterFirstRewrite)} = ${((epoch.peakAfterFirstRewrite / budget) * 100).toFixed(1)}%`),
+		epoch?.peakAfterFirstRewrite !== null &&
+			epoch?.peakAfterFirstRewrite !== undefined &&
+			epoch.peakAfterFirstRewrite <= 0.8 * budget,
+	);
+}
+
+/** pifold-epoch against native on what the agent recalls: file rereads, probes and receipt probes. */
+function epochRecallTargets(epoch: ArmReport | undefined, native: ArmReport | undefined): Target[] {
+	const both = epoch && native;
+	return [
 		ratioTarget("pifold-epoch vs native: file rereads <= 0.3x", epoch?.rereads.count, native?.rereads.count, 0.3),
 		check(
 			"pifold-epoch vs native: probes correct >= native's, receipts included",
@@ -87,26 +113,25 @@ export function evaluateTargets(arms: readonly ArmReport[], settings: { window: 
 				epoch.probes.correct >= native.probes.correct &&
 				epoch.receiptProbes.correct >= native.receiptProbes.correct,
 		),
-		ratioTarget(
-			"pifold-epoch vs pifold-immediate: fresh input <= 0.2x",
-			epoch?.totals.freshInput,
-			immediate?.totals.freshInput,
-			0.2,
-		),
 	];
+}
+
+/** Every pi-fold arm rewrote the request only through its own commits. */
+function unattributedTarget(arms: readonly ArmReport[]): Target {
 	const pifold = arms.filter((a) => a.pifold);
-	targets.push(
-		check(
-			"every pi-fold arm: zero unattributed rewrites",
-			pifold.length > 0 ? pifold.map((a) => `${a.name} ${a.pifold?.unattributedRewrites ?? 0}`).join(", ") : undefined,
-			pifold.every((a) => a.pifold?.unattributedRewrites === 0),
-		),
-		check(
-			`pifold-ladder: completes every stage inside the budget (${int(budget)})`,
-			ladder &&
-				`${ladder.stagesCompleted} of ${ladder.stageCount} stages, peak ${int(ladder.totals.peakContext)}, ${ladder.compactions} compactions`,
-			ladder?.status === "complete" && ladder.totals.peakContext <= budget,
-		),
+	return check(
+		"every pi-fold arm: zero unattributed rewrites",
+		pifold.length > 0 ? pifold.map((a) => `${a.name} ${a.pifold?.unattributedRewrites ?? 0}`).join(", ") : undefined,
+		pifold.every((a) => a.pifold?.unattributedRewrites === 0),
 	);
-	return targets;
+}
+
+/** The ladder-only arm completes every stage with its peak inside the serving budget. */
+function ladderTarget(ladder: ArmReport | undefined, budget: number): Target {
+	return check(
+		`pifold-ladder: completes every stage inside the budget (${int(budget)})`,
+		ladder &&
+			`${ladder.stagesCompleted} of ${ladder.stageCount} stages, peak ${int(ladder.totals.peakContext)}, ${ladder.compactions} compactions`,
+		ladder?.status === "complete" && ladder.totals.peakContext <= budget,
+	);
 }

@@ -97,17 +97,46 @@ function topUp(input: ScheduleInput, freed: number, target: number): { ladder: P
 
 /** Decides whether this boundary commits, and what. */
 export function planCommit(input: ScheduleInput): SchedulePlan {
-	const occ = input.occupancyTokens / input.budget.budgetTokens;
-	const target = COMMIT_TARGET_SHARE * input.budget.budgetTokens;
+	const marks = sortMarks(input);
+	const pressure = measurePressure(input, marks.ready);
+	return input.mode === "immediate" ? planImmediate(input, pressure) : planEpoch(input, marks, pressure);
+}
+
+/** The pending marks sorted for this boundary: refused (protected), ready to apply, and waiting in the fresh tail. */
+interface SortedMarks {
+	readonly refused: { id: string; reason: string }[];
+	readonly ready: MarkView[];
+	readonly waiting: string[];
+}
+
+/** How full the window is and whether that alone calls for an automatic commit. */
+interface Pressure {
+	/** Occupancy as a share of the serving budget. */
+	readonly occ: number;
+	readonly staleToolMass: number;
+	readonly backstop: boolean;
+	/** The ladder commits on its own (pressure with stale tool mass, or the backstop), unless paused. */
+	readonly automatic: boolean;
+}
+
+/** A mark at the very end of the window (applies at once even inside the fresh tail). */
+function isTailAdjacent(m: MarkView, input: ScheduleInput): boolean {
+	return m.end >= input.entryCount - TAIL_IMMEDIATE_MESSAGES;
+}
+
+function sortMarks(input: ScheduleInput): SortedMarks {
 	const refused = input.marks
 		.filter((m) => m.protectedBy !== null)
 		.map((m) => ({ id: m.id, reason: m.protectedBy as string }));
-	const tailAdjacent = (m: MarkView) => m.end >= input.entryCount - TAIL_IMMEDIATE_MESSAGES;
-	const ready = input.marks.filter((m) => m.protectedBy === null && (!m.inFreshTail || tailAdjacent(m)));
+	const ready = input.marks.filter((m) => m.protectedBy === null && (!m.inFreshTail || isTailAdjacent(m, input)));
 	const waiting = input.marks
-		.filter((m) => m.protectedBy === null && m.inFreshTail && !tailAdjacent(m))
+		.filter((m) => m.protectedBy === null && m.inFreshTail && !isTailAdjacent(m, input))
 		.map((m) => m.id);
+	return { refused, ready, waiting };
+}
 
+function measurePressure(input: ScheduleInput, ready: readonly MarkView[]): Pressure {
+	const occ = input.occupancyTokens / input.budget.budgetTokens;
 	// Stale mass outside the fresh tail: what the tool rung could fold plus what standing marks
 	// already claim (the rung skips ranges marks cover, so marks must count here or a session whose
 	// agent marks everything would only ever commit at the backstop).
@@ -116,35 +145,47 @@ export function planCommit(input: ScheduleInput): SchedulePlan {
 		ready.filter((m) => !m.inFreshTail).reduce((sum, m) => sum + m.freedTokens, 0);
 	const pressure = occ >= QUIET_OCCUPANCY && staleToolMass >= MIN_STALE_TOOL_SHARE * input.budget.budgetTokens;
 	const backstop = occ >= PRESSURE_BACKSTOP_OCCUPANCY;
-	const automatic = !input.paused && (pressure || backstop);
+	return { occ, staleToolMass, backstop, automatic: !input.paused && (pressure || backstop) };
+}
 
-	if (input.mode === "immediate") {
-		if (!input.decisionsPending && !automatic)
-			return { ...NONE, reason: `quiet: occupancy ${pct(occ)} of the serving budget` };
-		const { ladder, freed } = automatic ? topUp(input, 0, target) : { ladder: [], freed: 0 };
-		const reason = input.decisionsPending
-			? `decisions pending${automatic ? `; occupancy ${pct(occ)} with stale tool mass` : ""}`
-			: `occupancy ${pct(occ)} ${backstop ? "at the pressure backstop" : "with stale tool mass"}`;
-		return { commit: true, reason, apply: [], refused: [], waiting: [], ladder, freedTokens: freed };
-	}
+function automaticReason({ occ, backstop }: Pressure): string {
+	return `occupancy ${pct(occ)} ${backstop ? "at the pressure backstop" : "with stale tool mass"}`;
+}
 
+/** Immediate scheduling: commit pending decisions at once, topped up by the ladder under pressure. */
+function planImmediate(input: ScheduleInput, pressure: Pressure): SchedulePlan {
+	const { occ, automatic } = pressure;
+	if (!input.decisionsPending && !automatic)
+		return { ...NONE, reason: `quiet: occupancy ${pct(occ)} of the serving budget` };
+	const target = COMMIT_TARGET_SHARE * input.budget.budgetTokens;
+	const { ladder, freed } = automatic ? topUp(input, 0, target) : { ladder: [], freed: 0 };
+	const reason = input.decisionsPending
+		? `decisions pending${automatic ? `; occupancy ${pct(occ)} with stale tool mass` : ""}`
+		: automaticReason(pressure);
+	return { commit: true, reason, apply: [], refused: [], waiting: [], ladder, freedTokens: freed };
+}
+
+/** Epoch scheduling: hold the marks until pressure, an expand, a mark at the end or a pending decision commits them. */
+function planEpoch(input: ScheduleInput, marks: SortedMarks, pressure: Pressure): SchedulePlan {
+	const { ready } = marks;
+	const { automatic } = pressure;
+	const target = COMMIT_TARGET_SHARE * input.budget.budgetTokens;
 	const markFreed = ready.reduce((sum, m) => sum + m.freedTokens, 0);
 	// Only a decision of the agent or the human applies at once: a ladder mark at the end (e.g. the
 	// blockingTools fold) must not rewrite below QUIET_OCCUPANCY.
-	const atEnd = ready.some((m) => m.actor !== "ladder" && tailAdjacent(m));
+	const atEnd = ready.some((m) => m.actor !== "ladder" && isTailAdjacent(m, input));
 	const opensEpoch = input.expandPending;
 	if (!automatic && !opensEpoch && !atEnd && !input.decisionsPending) {
 		return {
 			...NONE,
 			waiting: input.marks.map((m) => m.id),
-			reason: `holding ${input.marks.length} mark(s): occupancy ${pct(occ)}, stale tool mass ${Math.round(staleToolMass)} tokens`,
+			reason: `holding ${input.marks.length} mark(s): occupancy ${pct(pressure.occ)}, stale tool mass ${Math.round(pressure.staleToolMass)} tokens`,
 		};
 	}
 	const { ladder, freed } =
 		automatic && markFreed < target ? topUp(input, markFreed, target) : { ladder: [], freed: markFreed };
 	const reasons: string[] = [];
-	if (automatic)
-		reasons.push(`occupancy ${pct(occ)} ${backstop ? "at the pressure backstop" : "with stale tool mass"}`);
+	if (automatic) reasons.push(automaticReason(pressure));
 	if (opensEpoch) reasons.push("an expand opened the epoch");
 	if (atEnd) reasons.push("a mark at the end of the window applies at once");
 	if (input.decisionsPending && reasons.length === 0) reasons.push("decisions pending");
@@ -152,8 +193,8 @@ export function planCommit(input: ScheduleInput): SchedulePlan {
 		commit: true,
 		reason: reasons.join("; "),
 		apply: ready.map((m) => m.id),
-		refused,
-		waiting,
+		refused: marks.refused,
+		waiting: marks.waiting,
 		ladder,
 		freedTokens: freed,
 	};
