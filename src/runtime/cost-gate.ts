@@ -40,7 +40,7 @@ const BRIEF_CHARS_PER_TOKEN = 4;
 export interface CostGate {
 	readonly plan: CostPlan;
 	readonly marks: ReturnType<typeof markViews>;
-	/** Whether a chapter or consolidation proposal gets a model-written brief (it pays for itself). */
+	/** Whether a chapter or consolidation proposal gets a written brief (it pays for itself, or is custom). */
 	readonly modelBrief: (proposal: Proposal) => boolean;
 }
 
@@ -136,5 +136,8 @@ export function costGate(input: {
 		paused: input.paused,
 		cacheCold: cacheCold(input.host, meter, options.cacheTtlMs),
 	});
-	return { plan, marks, modelBrief: (p) => briefCost(p) > 0 };
+	// A custom summarizer is the user's own choice and unpriced here: it writes every chapter and
+	// consolidation brief; the session's (or a named) model writes one only when it pays.
+	const custom = options.summarizer === "custom";
+	return { plan, marks, modelBrief: (p) => (custom ? p.rung !== "tools" : briefCost(p) > 0) };
 }

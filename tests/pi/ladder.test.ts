@@ -2,8 +2,8 @@
 // tool): quiet below 80% of the serving budget; crossing it with stale read-only tool mass records
 // the ladder's folds (actor `ladder`) before ONE commit that lands them with a bounded receipt; and
 // model-written chapter briefs: the session model's brief is recorded with "model" provenance, a
-// failing or slow summarizer falls back to the deterministic brief, and an unknown summarizer model
-// says so out of band.
+// failing or slow summarizer falls back to the deterministic brief, an unknown summarizer model
+// says so out of band, and a custom summarizeContextSpan writes the chapter under cost scheduling.
 
 import type { AssistantMessage, FauxResponseStep } from "@earendil-works/pi-ai";
 import { afterAll, describe, expect, it } from "vitest";
@@ -127,6 +127,21 @@ describe("model-written briefs", () => {
 		expect(chapter?.briefSource).toBe("model");
 		expect(chapter?.brief).toBe("Chapter one probed big1 and big2; both returned lorem ipsum filler text.");
 		expect(h.runtime.telemetry.view().briefs.calls).toBeGreaterThan(0);
+	});
+
+	it("under cost scheduling, hands the chapter to a custom summarizeContextSpan", async () => {
+		const asked: string[] = [];
+		const h = await chapterRun(() => say("never asked: the custom summarizer answers"), {
+			foldScheduling: "cost",
+			summarizeContextSpan: async (request) => {
+				asked.push(request.kind);
+				return { brief: "The user's own summarizer wrote this.", provider: "local", model: "mine", toolCalls: 0 };
+			},
+		});
+		const [chapter] = chapterFolds(h);
+		expect(asked).toContain("chapter");
+		expect(chapter?.briefSource).toBe("supplied");
+		expect(chapter?.brief).toBe("The user's own summarizer wrote this.");
 	});
 
 	it("falls back to the deterministic brief when the summarizer fails", async () => {
