@@ -48,6 +48,8 @@ export interface ArmDefinition {
 export interface FoldMetrics {
 	/** Commit records: each is one rewrite of the window (a fold event). */
 	commits: number;
+	/** Commits after the last reply (at the run's last boundary): no request shows their rewrite. */
+	unseenCommits: number;
 	/** Folds in force at the end, and by origin. */
 	folds: number;
 	agentFolds: number;

@@ -28,18 +28,25 @@ function withPiFold(options: PiFoldOptions): (env: ArmEnv) => ReturnType<NonNull
 }
 
 /** Commit records on the branch: how many, and the marks they applied by origin. */
-function commitCounts(entries: readonly { type: string; customType?: string; data?: unknown }[], decisionType: string) {
+function commitCounts(
+	entries: readonly { type: string; customType?: string; data?: unknown; message?: { role?: string } }[],
+	decisionType: string,
+) {
 	let commits = 0;
 	let agentMarks = 0;
 	let topUpMarks = 0;
+	// Commits since the last reply: made at the run's last boundary, no request after them shows their rewrite.
+	let unseenCommits = 0;
 	for (const e of entries) {
+		if (e.type === "message" && e.message?.role === "assistant") unseenCommits = 0;
 		const data = e.data as { kind?: string; agentMarks?: unknown[]; topUpMarks?: unknown[] } | undefined;
 		if (e.type !== "custom" || e.customType !== decisionType || data?.kind !== "commit") continue;
 		commits++;
+		unseenCommits++;
 		agentMarks += data.agentMarks?.length ?? 0;
 		topUpMarks += data.topUpMarks?.length ?? 0;
 	}
-	return { commits, agentMarks, topUpMarks };
+	return { commits, unseenCommits, agentMarks, topUpMarks };
 }
 
 /** The agent's calls of the context tool, from the messages as they were sent (not the projected window). */

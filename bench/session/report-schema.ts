@@ -50,6 +50,7 @@ const tally = z.object({ correct: count, total: count });
 
 export const foldMetricsSchema = z.object({
 	commits: count,
+	unseenCommits: count,
 	folds: count,
 	agentFolds: count,
 	ladderFolds: count,

@@ -87,12 +87,19 @@ function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, o
 
 /**
  * A brief for `leaves`: the model's when `call` returns a usable one in time, the deterministic
- * brief otherwise (with the reason recorded). Never throws.
+ * brief of `leaves` otherwise (with the reason recorded). The request renders `options.shown` when
+ * given (the span with its nested folds collapsed to their briefs), else `leaves`. Never throws.
  */
 export async function summarizeSpan(
 	leaves: readonly TranscriptEntry[],
 	call: SummaryCall | undefined,
-	options: { source?: "model" | "supplied"; timeoutMs?: number; signal?: AbortSignal } = {},
+	options: {
+		source?: "model" | "supplied";
+		timeoutMs?: number;
+		signal?: AbortSignal;
+		/** What the request reads: the span as the window shows it (default `leaves`). */
+		shown?: readonly TranscriptEntry[] | undefined;
+	} = {},
 ): Promise<SummarizedBrief> {
 	const fallback = (reason: string): SummarizedBrief => ({
 		brief: deterministicBrief(leaves),
@@ -103,7 +110,12 @@ export async function summarizeSpan(
 	try {
 		result = await withTimeout(
 			(signal) =>
-				call({ system: SUMMARY_SYSTEM_PROMPT, prompt: render(leaves), maxTokens: SUMMARY_MAX_OUTPUT_TOKENS, signal }),
+				call({
+					system: SUMMARY_SYSTEM_PROMPT,
+					prompt: render(options.shown ?? leaves),
+					maxTokens: SUMMARY_MAX_OUTPUT_TOKENS,
+					signal,
+				}),
 			options.timeoutMs ?? SUMMARY_TIMEOUT_MS,
 			options.signal,
 		);

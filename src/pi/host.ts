@@ -24,6 +24,7 @@ export type PiBriefWriter = (
 	ctx: ExtensionContext,
 	leaves: readonly TranscriptEntry[],
 	kind: FoldKind,
+	shown?: readonly TranscriptEntry[],
 ) => Promise<BriefOut>;
 
 /** What the runtime reads of a pi-ai model: window, output cap, prices (with tiers) and cache lifetime. */
@@ -62,7 +63,7 @@ export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionCon
 		},
 		systemPrompt: () => ctx.getSystemPrompt?.() ?? "",
 		cwd: () => ctx.cwd,
-		writeBrief: (leaves, kind) => writeBrief(ctx, leaves, kind),
+		writeBrief: (leaves, kind, shown) => writeBrief(ctx, leaves, kind, shown),
 		notify: notifierFor(ctx),
 		now: () => Date.now(),
 	};

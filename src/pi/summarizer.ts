@@ -75,8 +75,13 @@ function callFor(runtime: FoldRuntime, ctx: ExtensionContext, foldIdOf: string, 
 export function briefWriterFor(
 	runtime: FoldRuntime,
 	timeoutMs?: number,
-): (ctx: ExtensionContext, leaves: readonly TranscriptEntry[], kind: FoldKind) => Promise<BriefOut> {
-	return async (ctx, leaves, kind) => {
+): (
+	ctx: ExtensionContext,
+	leaves: readonly TranscriptEntry[],
+	kind: FoldKind,
+	shown?: readonly TranscriptEntry[],
+) => Promise<BriefOut> {
+	return async (ctx, leaves, kind, shown) => {
 		const chosen = callFor(runtime, ctx, foldId(leaves), kind);
 		if ("error" in chosen && chosen.error)
 			runtime.notifyOnce(
@@ -88,6 +93,7 @@ export function briefWriterFor(
 		if (!chosen.call) return { brief: deterministicBrief(leaves), source: "deterministic" };
 		const result = await summarizeSpan(leaves, chosen.call, {
 			source: chosen.source,
+			shown,
 			...(timeoutMs !== undefined ? { timeoutMs } : {}),
 		});
 		const fellBack = result.provenance.source === "deterministic";

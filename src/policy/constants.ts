@@ -37,3 +37,10 @@ export const RESCUE_TRIGGER_SHARE = 0.6;
 
 /** The rescue folds stale units, oldest first, until the window is down to this share of the budget. */
 export const RESCUE_TARGET_SHARE = 0.45;
+
+/**
+ * Cost scheduling's span rung proposes only at or above this occupancy of the serving budget: the
+ * conversation itself (asks, decisions, short results) folds only when the window is this full;
+ * below it, what the span rung would save does not pay for the detail its brief leaves out.
+ */
+export const SPAN_MIN_OCCUPANCY = 0.5;

@@ -3,7 +3,8 @@
 // boundary every commit the standing marks and the ladder's proposals allow is priced (cost.ts: the
 // rewrite from its first change, briefs, the reads it saves); the one that pays most is made once
 // its freed tokens reach their economic order quantity. Deep by construction: the ladder proposes
-// everything stale down to the keep-raw floor, not a fifth of the budget. Hard limits override the
+// everything stale down to the keep-raw floor, not a fifth of the budget, and from half the budget
+// the span rung folds the stale conversation the other rungs leave raw. Hard limits override the
 // economics: at the cap (the budget, or the first price tier when a commit can stay under it) the
 // deepest commit lands; when the provider's cache has expired it lands too, free of rewrite cost;
 // an expand opens the epoch. Pure.
@@ -37,6 +38,8 @@ export interface CostScheduleInput {
 	readonly tools: readonly Proposal[];
 	readonly chapters: readonly Proposal[];
 	readonly consolidations: readonly Proposal[];
+	/** The span rung's folds of the stale conversation the other rungs leave raw (span-rung.ts). */
+	readonly spans: readonly Proposal[];
 	/** Dollars of the model-brief request a ladder proposal would need (0: deterministic). */
 	readonly briefCost: (proposal: Proposal) => number;
 	/** Automatic folding paused: only the agent's and the human's marks and decisions land. */
@@ -55,7 +58,7 @@ function overlaps(a: { start: number; end: number }, list: readonly { start: num
 	return list.some((b) => a.start < b.end && b.start < a.end);
 }
 
-/** Ready marks, then chapters, tool batches and consolidations that overlap nothing already taken. */
+/** Ready marks, then chapters, tool batches, consolidations and spans that overlap nothing already taken. */
 function candidatesOf(input: CostScheduleInput, ready: readonly MarkView[]): Tagged[] {
 	const out: Tagged[] = ready.map((m) => ({
 		start: m.start,
@@ -65,7 +68,7 @@ function candidatesOf(input: CostScheduleInput, ready: readonly MarkView[]): Tag
 		mark: m,
 	}));
 	if (input.paused) return out;
-	for (const p of [...input.chapters, ...input.tools, ...input.consolidations]) {
+	for (const p of [...input.chapters, ...input.tools, ...input.consolidations, ...input.spans]) {
 		if (overlaps(p, out)) continue;
 		out.push({ start: p.start, end: p.end, freedTokens: p.freedTokens, briefCost: input.briefCost(p), proposal: p });
 	}

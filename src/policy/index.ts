@@ -68,3 +68,4 @@ export {
 } from "./schedule.ts";
 export { type BranchView, buildSnapshot, protectedByRecency, type Snapshot } from "./snapshot.ts";
 export { EDITABLE_ROLES, markProblem, resolveId, spanKind, spanProblem } from "./span-rules.ts";
+export { spanProposals } from "./span-rung.ts";

@@ -9,8 +9,11 @@ import type { Lattice } from "../lattice/index.ts";
 import type { Chapter, TranscriptEntry, Unit } from "../transcript/index.ts";
 import { CONSOLIDATE_OCCUPANCY, MAX_VISIBLE_FOLDS } from "./constants.ts";
 
-/** A rung of the ladder; "rescue" is the last lossless resort before native compaction (src/policy rescue.ts). */
-export type Rung = "tools" | "chapter" | "consolidation" | "rescue";
+/**
+ * A rung of the ladder; "span" is cost scheduling's fold of the stale conversation (src/policy
+ * span-rung.ts); "rescue" is the last lossless resort before native compaction (src/policy rescue.ts).
+ */
+export type Rung = "tools" | "chapter" | "consolidation" | "span" | "rescue";
 
 /** A fold a rung proposes: an entry range [start, end) and the tokens it would free. */
 export interface Proposal {

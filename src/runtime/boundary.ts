@@ -32,8 +32,10 @@ import {
 	toolProposals,
 	windowTokens,
 } from "../policy/index.ts";
+import type { PlaceholderNames } from "../projection/index.ts";
 import type { Actor, DecisionBody, FoldState } from "../state/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
+import { shownSpan } from "./brief-input.ts";
 import type { CommitBody } from "./edit-plan.ts";
 import { withNestedListing } from "./nested-listing.ts";
 import type { Host, SourceStore } from "./ports.ts";
@@ -95,6 +97,7 @@ const KIND_OF_RUNG: Record<Proposal["rung"], FoldKind> = {
 	tools: "tools",
 	chapter: "chapter",
 	consolidation: "consolidation",
+	span: "span",
 	rescue: "span",
 };
 
@@ -122,11 +125,12 @@ async function ladderRecord(
 	store: SourceStore,
 	leaves: readonly TranscriptEntry[],
 	kind: FoldKind,
-	modelBrief: boolean,
+	shown: (() => readonly TranscriptEntry[]) | null,
 ): Promise<FoldRecord> {
 	const { sha256, bytes } = await store.put(foldSource(leaves));
 	const fallback = { brief: deterministicBrief(leaves), source: "deterministic" as const };
-	const brief = kind === "tools" || !modelBrief ? fallback : await host.writeBrief(leaves, kind).catch(() => fallback);
+	const brief =
+		kind === "tools" || !shown ? fallback : await host.writeBrief(leaves, kind, shown()).catch(() => fallback);
 	return {
 		id: foldId(leaves),
 		kind,
@@ -157,7 +161,7 @@ export async function ladderDecisions(
 	store: SourceStore,
 	snap: Snapshot,
 	proposals: readonly Proposal[],
-	options: { readonly foldScheduling: FoldScheduling },
+	options: { readonly foldScheduling: FoldScheduling } & PlaceholderNames,
 	modelBrief: (p: Proposal) => boolean = () => true,
 ): Promise<LadderDecisions> {
 	const epoch = options.foldScheduling !== "immediate";
@@ -170,7 +174,9 @@ export async function ladderDecisions(
 		// The rescue folds the fresh tail down to the unit in use; every other rule still holds.
 		const rules = p.rung === "rescue" ? { ...snap, freshUnit: snap.units.length } : snap;
 		if (spanProblem(rules, p.start, p.end)) continue;
-		const record = await ladderRecord(host, store, leaves, kindFor(p.rung), modelBrief(p));
+		// A written brief reads the span as the window shows it (its nested folds as their briefs).
+		const shown = modelBrief(p) ? () => shownSpan(snap, p.start, p.end, options) : null;
+		const record = await ladderRecord(host, store, leaves, kindFor(p.rung), shown);
 		const fold = withNestedListing(snap, p.start, p.end, record);
 		const topUp = p.rung === "tools" || p.rung === "chapter";
 		out.bodies.push(epoch ? { kind: "mark", actor: "ladder", topUp, fold } : { kind: "fold", actor: "ladder", fold });

@@ -1,9 +1,11 @@
 // The gate of a boundary under cost scheduling: what the cost policy (src/policy cost-schedule.ts)
 // reads of the session now. The ladder's proposals are computed with the keep-raw floor as the
-// protected tail (fold deep: everything stale down to the working set the model keeps raw); the
+// protected tail (fold deep: everything stale down to the working set the model keeps raw), plus the
+// span rung's folds of the stale conversation once the window is half the budget; the
 // economy is the window, what was appended since the last request, the growth rate, the calibration
 // and the prices (the `prices` option, else the model's); a model-written brief is priced and kept
-// only when it costs less than what its fold saves until the next commit; the cache is cold when
+// only when it costs less than what its fold saves until the next commit (a span's always, priced
+// into its commit; a custom summarizer's always, unpriced); the cache is cold when
 // the last request is older than its lifetime. Pure over the snapshot and the meter.
 
 import { SUMMARY_INPUT_MAX_CHARS, SUMMARY_MAX_OUTPUT_TOKENS } from "../briefs/index.ts";
@@ -22,6 +24,7 @@ import {
 	ratesAt,
 	type Snapshot,
 	shownTokens,
+	spanProposals,
 	toolProposals,
 	type WindowTokens,
 	windowTokens,
@@ -83,6 +86,8 @@ function briefPricer(host: Host, options: ResolvedOptions, economy: Economy, hor
 		if (p.rung === "tools") return 0;
 		const input = Math.min(p.freedTokens * economy.calibration, SUMMARY_INPUT_MAX_CHARS / BRIEF_CHARS_PER_TOKEN);
 		const cost = briefRequestCost(prices, input, SUMMARY_MAX_OUTPUT_TOKENS);
+		// A span always gets its written brief (span-rung.ts), so its price is always the commit's.
+		if (p.rung === "span") return cost;
 		const saving = p.freedTokens * economy.calibration * read * horizon;
 		return cost <= saving ? cost : 0;
 	};
@@ -122,6 +127,11 @@ export function costGate(input: {
 	};
 	const horizon = Math.max(1, (snap.budget.budgetTokens - window) / Math.max(1, economy.growthTokens));
 	const briefCost = briefPricer(input.host, options, economy, horizon);
+	const tools = toolProposals(ladder);
+	const chapters = chapterProposals(ladder);
+	const consolidations = consolidationProposals(ladder);
+	const occupancy = input.occupancy.tokens / snap.budget.budgetTokens;
+	const spans = spanProposals(deep, tokens, occupancy, [...tools, ...chapters, ...consolidations]);
 	const plan = planCostCommit({
 		budget: snap.budget,
 		economy,
@@ -129,9 +139,10 @@ export function costGate(input: {
 		marks,
 		decisionsPending: input.decisionsPending,
 		expandPending: input.expandPending,
-		tools: toolProposals(ladder),
-		chapters: chapterProposals(ladder),
-		consolidations: consolidationProposals(ladder),
+		tools,
+		chapters,
+		consolidations,
+		spans,
 		briefCost,
 		paused: input.paused,
 		cacheCold: cacheCold(input.host, meter, options.cacheTtlMs),
@@ -139,5 +150,6 @@ export function costGate(input: {
 	// A custom summarizer is the user's own choice and unpriced here: it writes every chapter and
 	// consolidation brief; the session's (or a named) model writes one only when it pays.
 	const custom = options.summarizer === "custom";
-	return { plan, marks, modelBrief: (p) => (custom ? p.rung !== "tools" : briefCost(p) > 0) };
+	const written = (p: Proposal) => p.rung === "span" || briefCost(p) > 0;
+	return { plan, marks, modelBrief: (p) => (custom ? p.rung !== "tools" : written(p)) };
 }

@@ -107,8 +107,11 @@ export interface Host {
 	systemPrompt(): string;
 	/** The session's working directory: relative paths of folded file reads resolve against it. */
 	cwd(): string;
-	/** A brief for a ladder chapter or consolidation fold (falls back to the deterministic brief). */
-	writeBrief(leaves: readonly TranscriptEntry[], kind: FoldKind): Promise<BriefOut>;
+	/**
+	 * A brief for a ladder chapter, span or consolidation fold over `leaves` (falls back to their
+	 * deterministic brief); the request reads `shown`, the span as the window shows it, when given.
+	 */
+	writeBrief(leaves: readonly TranscriptEntry[], kind: FoldKind, shown?: readonly TranscriptEntry[]): Promise<BriefOut>;
 	/** The model that writes those briefs, when it is not the session's (its prices cost a brief). */
 	briefModel?(): ModelInfo | undefined;
 	notify: Notify;

@@ -30,7 +30,11 @@ export interface SimSessionOptions {
 	readonly model: ModelInfo;
 	readonly systemPrompt?: string;
 	/** Writes ladder chapter and consolidation briefs (default: the deterministic brief). */
-	readonly writeBrief?: (leaves: readonly TranscriptEntry[], kind: FoldKind) => Promise<BriefOut>;
+	readonly writeBrief?: (
+		leaves: readonly TranscriptEntry[],
+		kind: FoldKind,
+		shown?: readonly TranscriptEntry[],
+	) => Promise<BriefOut>;
 	/** The clock (default: a counter the caller advances with `advance`). */
 	readonly now?: () => number;
 	/** The agent directory holding the records' key (default none: a key that lives only in this process). */

@@ -26,6 +26,7 @@ import {
 	QUIET_OCCUPANCY,
 	RESCUE_TARGET_SHARE,
 	RESCUE_TRIGGER_SHARE,
+	SPAN_MIN_OCCUPANCY,
 	servingBudget,
 	TAIL_IMMEDIATE_MESSAGES,
 } from "../../src/policy/index.ts";
@@ -57,6 +58,7 @@ describe("the named constants", () => {
 			RECEIPT_MAX_CHARS,
 			RESCUE_TRIGGER_SHARE,
 			RESCUE_TARGET_SHARE,
+			SPAN_MIN_OCCUPANCY,
 			KEEP_RAW_MAX_BUDGET_SHARE,
 			DEFAULT_KEEP_RAW_TOKENS,
 		}).toEqual({
@@ -81,6 +83,7 @@ describe("the named constants", () => {
 			RECEIPT_MAX_CHARS: 400,
 			RESCUE_TRIGGER_SHARE: 0.6,
 			RESCUE_TARGET_SHARE: 0.45,
+			SPAN_MIN_OCCUPANCY: 0.5,
 			KEEP_RAW_MAX_BUDGET_SHARE: 0.25,
 			DEFAULT_KEEP_RAW_TOKENS: 10_000,
 		});

@@ -66,7 +66,10 @@ describe("every pi-fold arm on a 16-stage plan", () => {
 		const r = run(name);
 		expect(r.metrics?.unattributedRewrites).toBe(0);
 		expect(r.metrics?.commits).toBeGreaterThan(0);
-		expect(ledgerTotals(r.ledger).projectionRewrites).toBe(r.metrics?.commits);
+		// A commit at the run's last boundary (at most one) has no later request to show its rewrite.
+		const unseen = r.metrics?.unseenCommits ?? 0;
+		expect(unseen).toBeLessThanOrEqual(1);
+		expect(ledgerTotals(r.ledger).projectionRewrites).toBe((r.metrics?.commits ?? 0) - unseen);
 		expect(r.foldEvents).toBe(r.metrics?.commits);
 	});
 

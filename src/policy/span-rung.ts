@@ -1,0 +1,34 @@
+// Cost scheduling's span rung: the stale units no other rung folds (the conversation's own asks,
+// notes, decisions and the results of tools that are not read-only) fold as span folds, once the
+// window holds at least SPAN_MIN_OCCUPANCY of the serving budget. Each maximal run of such units
+// below the keep-raw floor becomes one span (the rescue's spans, src/policy rescue.ts), absorbing the
+// folds already inside it, so the window keeps one brief for the old conversation instead of a raw
+// residue that grows with the session. Units another rung proposes to fold, or at or past the floor,
+// stay out. A span's brief is always written (the Pi adapter asks the summarizer): it stands for
+// what the conversation said, which a deterministic brief cannot. Pure.
+
+import { SPAN_MIN_OCCUPANCY } from "./constants.ts";
+import type { Proposal } from "./ladder.ts";
+import type { WindowTokens } from "./ladder-input.ts";
+import { rescueProposals } from "./rescue.ts";
+import type { Snapshot } from "./snapshot.ts";
+
+/**
+ * The span rung's proposals over `snap`, whose `freshUnit` is the keep-raw floor: none below
+ * SPAN_MIN_OCCUPANCY, and none over a unit one of `others` (the other rungs' proposals) covers.
+ */
+export function spanProposals(
+	snap: Snapshot,
+	tokens: WindowTokens,
+	occupancy: number,
+	others: readonly Proposal[],
+): Proposal[] {
+	if (occupancy < SPAN_MIN_OCCUPANCY) return [];
+	const taken = (start: number, end: number) => others.some((p) => p.start < end && start < p.end);
+	return rescueProposals(
+		snap,
+		tokens,
+		Number.POSITIVE_INFINITY,
+		(unit) => unit.index >= snap.freshUnit || taken(unit.start, unit.end),
+	).map((p) => ({ ...p, rung: "span" as const }));
+}
