@@ -32,6 +32,32 @@ describe("model-written briefs", () => {
 		expect(seen?.maxTokens).toBe(400);
 	});
 
+	it("reads the span as the window shows it when given, and falls back to the brief of its leaves", async () => {
+		const shown = [
+			user("u", "find the parser"),
+			user("f", "[active-context fold f0123456789abcdef · the parser is in src/parser.ts]"),
+		];
+		let prompt = "";
+		await summarizeSpan(
+			span,
+			async (request) => {
+				prompt = request.prompt;
+				return ok(request);
+			},
+			{ shown },
+		);
+		expect(prompt).toContain("[active-context fold f0123456789abcdef");
+		expect(prompt).not.toContain("Parser is in src/parser.ts");
+		const failed = await summarizeSpan(
+			span,
+			async () => {
+				throw new Error("down");
+			},
+			{ shown },
+		);
+		expect(failed.brief).toBe(deterministicBrief(span));
+	});
+
 	it("falls back to the deterministic brief when the call throws, times out or returns junk", async () => {
 		const expected = deterministicBrief(span);
 		const thrown = await summarizeSpan(span, async () => {
