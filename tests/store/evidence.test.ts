@@ -130,7 +130,8 @@ describe("EvidenceStore", () => {
 					out += d.toString("utf8");
 				});
 				child.on("error", reject);
-				child.on("exit", (code) =>
+				// "close", not "exit": only then has all of the child's stdout been read.
+				child.on("close", (code) =>
 					code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`writer exited ${code}`)),
 				);
 			});

@@ -5,7 +5,8 @@
 
 import { EvidenceStore } from "../../../src/store/index.ts";
 
-const [dir, sessionId, cap, count, size, tag] = process.argv.slice(2) as [
+const [dir, sessionId, cap, count, size, tag, startAt] = process.argv.slice(2) as [
+	string,
 	string,
 	string,
 	string,
@@ -13,6 +14,8 @@ const [dir, sessionId, cap, count, size, tag] = process.argv.slice(2) as [
 	string,
 	string,
 ];
+// Start together: each writer sleeps until the agreed moment (at once if it is already past).
+await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(startAt) - Date.now())));
 const store = new EvidenceStore(dir, { sessionId, capBytes: Number(cap), durable: false });
 const owner = { kind: "namespace", name: "shared" } as const;
 // One put at a time, so the two writers' reservations interleave in the shared ledger.
