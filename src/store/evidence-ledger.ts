@@ -102,7 +102,7 @@ export class EvidenceLedger {
 	private replay(): void {
 		let opened: { fd: number; size: number };
 		try {
-			opened = checkedOpen(this.path, { maxSize: MAX_LEDGER_BYTES });
+			opened = checkedOpen(this.path, { maxSize: MAX_LEDGER_BYTES, appendOnly: true });
 		} catch (error) {
 			if (error instanceof FileRefusedError && error.problem === "missing") return;
 			throw error;

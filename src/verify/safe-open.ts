@@ -41,6 +41,11 @@ export class FileRefusedError extends Error {
 export interface OpenExpectation {
 	expectedSize?: number | undefined;
 	maxSize?: number | undefined;
+	/**
+	 * The file is append-only and other processes append to it (the evidence ledger): it may grow
+	 * between the check and the open, and the size returned is the open file's (still within maxSize).
+	 */
+	appendOnly?: boolean | undefined;
 }
 
 export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -90,8 +95,9 @@ export function errnoRefusal(path: string, error: unknown): FileRefusedError {
 }
 
 /** The descriptor must be the file lstat saw: same device, inode and size, and regular. */
-export function checkSame(path: string, before: Stats, after: Stats): void {
-	if (!after.isFile() || after.ino !== before.ino || after.dev !== before.dev || after.size !== before.size)
+export function checkSame(path: string, before: Stats, after: Stats, appendOnly = false): void {
+	const sized = appendOnly ? after.size >= before.size : after.size === before.size;
+	if (!after.isFile() || after.ino !== before.ino || after.dev !== before.dev || !sized)
 		throw new FileRefusedError(path, "changed", "changed between its check and its open (not read)");
 }
 
@@ -102,8 +108,10 @@ export function checkedOpen(path: string, want: OpenExpectation = {}): { fd: num
 		const st = lstatSync(path);
 		checkStats(path, st, want);
 		fd = openSync(path, OPEN_FLAGS);
-		checkSame(path, st, fstatSync(fd));
-		return { fd, size: st.size };
+		const opened = fstatSync(fd);
+		checkSame(path, st, opened, want.appendOnly);
+		if (want.appendOnly) checkStats(path, opened, { maxSize: want.maxSize });
+		return { fd, size: want.appendOnly ? opened.size : st.size };
 	} catch (error) {
 		if (fd >= 0) closeSync(fd);
 		throw errnoRefusal(path, error);

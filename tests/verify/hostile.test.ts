@@ -1,5 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, closeSync, openSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+	appendFileSync,
+	chmodSync,
+	closeSync,
+	lstatSync,
+	openSync,
+	symlinkSync,
+	truncateSync,
+	unlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -16,6 +26,7 @@ import {
 	writeBlob,
 } from "../../src/verify/index.ts";
 import { closeSharedPools } from "../../src/verify/pool.ts";
+import { checkSame } from "../../src/verify/safe-open.ts";
 import { bytes, SMALL_TREE, tempDir } from "./helpers.ts";
 
 /** A store with one chunk-tree blob (20 KiB) and one small blob. */
@@ -98,5 +109,20 @@ describe("store files that are not what they claim", () => {
 		expect(() => checkedOpen(dir)).toThrow(`${dir} is a directory, not a regular file (not opened)`);
 		expect(() => openSync(join(dir, "absent"), "r")).toThrow();
 		expect(() => checkedOpen(join(dir, "absent"))).toThrow(/does not exist/);
+	});
+
+	it("lets an append-only file (the evidence ledger) grow between its check and its open, and nothing else", () => {
+		const path = join(tempDir(), "ledger");
+		writeFileSync(path, "R 1\n");
+		const checked = lstatSync(path);
+		appendFileSync(path, "R 2\n"); // another process appends in between
+		const grown = lstatSync(path);
+		expect(() => checkSame(path, checked, grown)).toThrow(/changed between its check and its open/);
+		expect(() => checkSame(path, checked, grown, true)).not.toThrow();
+		const { size } = checkedOpen(path, { appendOnly: true, maxSize: 64 });
+		expect(size).toBe(8);
+		truncateSync(path, 2); // shrunk: not an append
+		expect(() => checkSame(path, checked, lstatSync(path), true)).toThrow(FileRefusedError);
+		expect(() => checkedOpen(path, { appendOnly: true, maxSize: 1 })).toThrow(/more than the 1 allowed/);
 	});
 });
