@@ -29,7 +29,7 @@ export interface SimSessionOptions {
 	/** The model the host describes (window, output cap, prices). */
 	readonly model: ModelInfo;
 	readonly systemPrompt?: string;
-	/** Writes ladder chapter and consolidation briefs (default: the deterministic brief). */
+	/** Writes ladder chapter, span and consolidation briefs from `shown`, the span as the window shows it (default: the deterministic brief). */
 	readonly writeBrief?: (
 		leaves: readonly TranscriptEntry[],
 		kind: FoldKind,

@@ -94,7 +94,7 @@ export function errnoRefusal(path: string, error: unknown): FileRefusedError {
 	return new FileRefusedError(path, "unreadable", `cannot be read (${why})`, code);
 }
 
-/** The descriptor must be the file lstat saw: same device, inode and size, and regular. */
+/** The descriptor must be the file lstat saw: regular, same device and inode, same size (an append-only file's at least). */
 export function checkSame(path: string, before: Stats, after: Stats, appendOnly = false): void {
 	const sized = appendOnly ? after.size >= before.size : after.size === before.size;
 	if (!after.isFile() || after.ino !== before.ino || after.dev !== before.dev || !sized)
