@@ -9,8 +9,7 @@
 // deepest commit lands; when the provider's cache has expired it lands too, free of rewrite cost;
 // an expand opens the epoch. Pure.
 
-import type { ServingBudget } from "./budget.ts";
-import { PRESSURE_BACKSTOP_OCCUPANCY, TAIL_IMMEDIATE_MESSAGES } from "./constants.ts";
+import { PRESSURE_BACKSTOP_OCCUPANCY } from "./constants.ts";
 import {
 	type Candidate,
 	type CommitPrediction,
@@ -21,29 +20,14 @@ import {
 } from "./cost.ts";
 import type { Proposal } from "./ladder.ts";
 import { firstTierAt } from "./prices.ts";
-import type { MarkView, SchedulePlan } from "./schedule.ts";
+import { type MarkView, type ScheduleBasis, type SchedulePlan, sortMarks } from "./schedule.ts";
 
-export interface CostScheduleInput {
-	/** The serving budget in estimated tokens (the provider's budget over the calibration). */
-	readonly budget: ServingBudget;
+export interface CostScheduleInput extends ScheduleBasis {
 	readonly economy: Economy;
-	/** Entries in the transcript (for the tail-adjacent rule). */
-	readonly entryCount: number;
-	readonly marks: readonly MarkView[];
-	/** Decisions awaiting the window (expands, refolds, rebriefs, dissolves). */
-	readonly decisionsPending: boolean;
-	/** An expand (or refold) is among them: it opens the epoch. */
-	readonly expandPending: boolean;
-	/** The ladder's proposals with the keep-raw floor as the protected tail, oldest first, per rung. */
-	readonly tools: readonly Proposal[];
-	readonly chapters: readonly Proposal[];
-	readonly consolidations: readonly Proposal[];
 	/** The span rung's folds of the stale conversation the other rungs leave raw (span-rung.ts). */
 	readonly spans: readonly Proposal[];
 	/** Dollars of the model-brief request a ladder proposal would need (0: deterministic). */
 	readonly briefCost: (proposal: Proposal) => number;
-	/** Automatic folding paused: only the agent's and the human's marks and decisions land. */
-	readonly paused: boolean;
 	/** The provider's cache has expired since the last request: the next request is fresh anyway. */
 	readonly cacheCold: boolean;
 }
@@ -94,12 +78,8 @@ const usd = (x: number) => `$${x.toFixed(x < 0.1 ? 4 : 2)}`;
 
 /** Decides whether this boundary commits under cost scheduling, and what. */
 export function planCostCommit(input: CostScheduleInput): CostPlan {
-	const refused = input.marks
-		.filter((m) => m.protectedBy !== null)
-		.map((m) => ({ id: m.id, reason: m.protectedBy as string }));
-	const tail = (m: MarkView) => m.actor !== "ladder" && m.end >= input.entryCount - TAIL_IMMEDIATE_MESSAGES;
-	const ready = input.marks.filter((m) => m.protectedBy === null && (!m.inFreshTail || tail(m)));
-	const waiting = input.marks.filter((m) => m.protectedBy === null && m.inFreshTail && !tail(m)).map((m) => m.id);
+	// A ladder mark at the end of the window waits like any other in the fresh tail.
+	const { refused, ready, waiting } = sortMarks(input, (m) => m.actor !== "ladder");
 	const candidates = candidatesOf(input, ready);
 	const options = commitOptions(input.economy, candidates);
 	const deepest = options[0];

@@ -31,11 +31,10 @@ export interface MarkView {
 	readonly inFreshTail: boolean;
 }
 
-export interface ScheduleInput {
-	readonly mode: "immediate" | "epoch";
+/** What every scheduler reads (this one and cost scheduling's, cost-schedule.ts). */
+export interface ScheduleBasis {
+	/** The serving budget in estimated tokens. */
 	readonly budget: ServingBudget;
-	/** Estimated tokens of the next request. */
-	readonly occupancyTokens: number;
 	/** Entries in the transcript (for the tail-adjacent rule). */
 	readonly entryCount: number;
 	readonly marks: readonly MarkView[];
@@ -43,12 +42,18 @@ export interface ScheduleInput {
 	readonly decisionsPending: boolean;
 	/** An expand (or refold) is among the pending decisions: it opens the epoch. */
 	readonly expandPending: boolean;
-	/** Ladder proposals, oldest first, per rung. */
+	/** Ladder proposals, oldest first, per rung (under cost scheduling, down to the keep-raw floor). */
 	readonly tools: readonly Proposal[];
 	readonly chapters: readonly Proposal[];
 	readonly consolidations: readonly Proposal[];
 	/** Automatic folding paused (a refused record): only explicit decisions commit. */
 	readonly paused: boolean;
+}
+
+export interface ScheduleInput extends ScheduleBasis {
+	readonly mode: "immediate" | "epoch";
+	/** Estimated tokens of the next request. */
+	readonly occupancyTokens: number;
 }
 
 export interface SchedulePlan {
@@ -103,7 +108,7 @@ export function planCommit(input: ScheduleInput): SchedulePlan {
 }
 
 /** The pending marks sorted for this boundary: refused (protected), ready to apply, and waiting in the fresh tail. */
-interface SortedMarks {
+export interface SortedMarks {
 	readonly refused: { id: string; reason: string }[];
 	readonly ready: MarkView[];
 	readonly waiting: string[];
@@ -120,18 +125,21 @@ interface Pressure {
 }
 
 /** A mark at the very end of the window (applies at once even inside the fresh tail). */
-function isTailAdjacent(m: MarkView, input: ScheduleInput): boolean {
+function isTailAdjacent(m: MarkView, input: ScheduleBasis): boolean {
 	return m.end >= input.entryCount - TAIL_IMMEDIATE_MESSAGES;
 }
 
-function sortMarks(input: ScheduleInput): SortedMarks {
+/**
+ * Sorts the marks: protected ones are refused; the rest are ready unless they sit in the fresh tail,
+ * where only a tail-adjacent mark `atEnd` admits is ready (epoch: any; cost: the agent's and the human's).
+ */
+export function sortMarks(input: ScheduleBasis, atEnd: (m: MarkView) => boolean = () => true): SortedMarks {
 	const refused = input.marks
 		.filter((m) => m.protectedBy !== null)
 		.map((m) => ({ id: m.id, reason: m.protectedBy as string }));
-	const ready = input.marks.filter((m) => m.protectedBy === null && (!m.inFreshTail || isTailAdjacent(m, input)));
-	const waiting = input.marks
-		.filter((m) => m.protectedBy === null && m.inFreshTail && !isTailAdjacent(m, input))
-		.map((m) => m.id);
+	const endReady = (m: MarkView) => isTailAdjacent(m, input) && atEnd(m);
+	const ready = input.marks.filter((m) => m.protectedBy === null && (!m.inFreshTail || endReady(m)));
+	const waiting = input.marks.filter((m) => m.protectedBy === null && m.inFreshTail && !endReady(m)).map((m) => m.id);
 	return { refused, ready, waiting };
 }
 

@@ -3,38 +3,15 @@
 // opened the running turn, protected entries and the units a caller keeps stay raw.
 
 import { describe, expect, it } from "vitest";
-import { budgetFor, buildSnapshot, rescueProposals, type Snapshot, windowTokens } from "../../src/policy/index.ts";
-import { emptyState } from "../../src/state/index.ts";
-import type { TranscriptEntry } from "../../src/transcript/index.ts";
-import { toolResult, toolUse, user } from "../helpers/entries.ts";
+import { rescueProposals, windowTokens } from "../../src/policy/index.ts";
+import { batchSession, snapshotOf } from "../helpers/snapshot.ts";
 
-/** One user prompt, then `n` write batches (not read-only: only the rescue may fold them). */
-function session(n: number): TranscriptEntry[] {
-	const out: TranscriptEntry[] = [user("u0", "do the work")];
-	for (let i = 0; i < n; i++)
-		out.push(
-			toolUse(`a${i}`, [{ id: `c${i}`, name: "write", args: { path: `f${i}.txt` } }]),
-			toolResult(`r${i}`, `c${i}`, "write", `wrote f${i}.txt: ${"x".repeat(4_000)}`),
-		);
-	return out;
-}
-
-function snapshot(transcript: TranscriptEntry[], protectedEntries: string[] = []): Snapshot {
-	const view = {
-		leafId: transcript.at(-1)?.id ?? null,
-		transcript,
-		records: [],
-		inForce: new Map(),
-		managed: new Set<string>(),
-		foreign: new Set<string>(),
-	};
-	const state = { ...emptyState(), protectedEntries: new Set(protectedEntries) };
-	return buildSnapshot(view, state, new Map(), budgetFor({ contextWindow: 200_000, maxTokens: 8_000 }, undefined));
-}
+/** One prompt, then `n` write batches (not read-only: only the rescue may fold them). */
+const writes = (n: number) => batchSession(n, "write");
 
 describe("the rescue", () => {
 	it("folds every stale unit when asked for all, keeping the newest unit and the opening prompt raw", () => {
-		const snap = snapshot(session(8));
+		const snap = snapshotOf(writes(8));
 		const [span, ...rest] = rescueProposals(snap, windowTokens(snap));
 		expect(rest).toEqual([]);
 		// Entry 0 is the user prompt that opened the run; the last batch (2 entries) is the newest unit.
@@ -42,7 +19,7 @@ describe("the rescue", () => {
 	});
 
 	it("folds oldest first and stops at the first unit boundary that makes the room asked for", () => {
-		const snap = snapshot(session(8));
+		const snap = snapshotOf(writes(8));
 		const tokens = windowTokens(snap);
 		const perBatch = tokens.range(1, 3);
 		const [span, ...rest] = rescueProposals(snap, tokens, perBatch * 2.5);
@@ -53,7 +30,7 @@ describe("the rescue", () => {
 	});
 
 	it("splits its spans around protected entries and the units the caller keeps", () => {
-		const snap = snapshot(session(8), ["r2"]);
+		const snap = snapshotOf(writes(8), ["r2"]);
 		const kept = (u: { start: number }) => u.start === 9;
 		const spans = rescueProposals(snap, windowTokens(snap), Number.POSITIVE_INFINITY, kept);
 		expect(spans.map((s) => [s.start, s.end])).toEqual([

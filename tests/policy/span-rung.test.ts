@@ -4,56 +4,27 @@
 
 import { describe, expect, it } from "vitest";
 import {
-	budgetFor,
-	buildSnapshot,
 	type Proposal,
 	type Snapshot,
 	SPAN_MIN_OCCUPANCY,
 	spanProposals,
 	windowTokens,
 } from "../../src/policy/index.ts";
-import { emptyState } from "../../src/state/index.ts";
-import type { TranscriptEntry } from "../../src/transcript/index.ts";
-import { toolResult, toolUse, user } from "../helpers/entries.ts";
+import { batchSession, snapshotOf } from "../helpers/snapshot.ts";
 
-/** One user prompt, then `n` note batches (not read-only: no other rung folds them). */
-function session(n: number): TranscriptEntry[] {
-	const out: TranscriptEntry[] = [user("u0", "do the work")];
-	for (let i = 0; i < n; i++)
-		out.push(
-			toolUse(`a${i}`, [{ id: `c${i}`, name: "note", args: { text: `note ${i}` } }]),
-			toolResult(`r${i}`, `c${i}`, "note", `noted ${i}: ${"x".repeat(4_000)}`),
-		);
-	return out;
-}
-
-/** The snapshot with the keep-raw floor at unit `floor` (what the cost gate hands the rung). */
-function snapshot(transcript: TranscriptEntry[], floor: number): Snapshot {
-	const view = {
-		leafId: transcript.at(-1)?.id ?? null,
-		transcript,
-		records: [],
-		inForce: new Map(),
-		managed: new Set<string>(),
-		foreign: new Set<string>(),
-	};
-	const snap = buildSnapshot(
-		view,
-		emptyState(),
-		new Map(),
-		budgetFor({ contextWindow: 200_000, maxTokens: 8_000 }, undefined),
-	);
-	return { ...snap, freshUnit: floor };
+/** The snapshot of one prompt and `n` note batches (not read-only: no other rung folds them), keep-raw floor at unit `floor`. */
+function snapshot(n: number, floor: number): Snapshot {
+	return { ...snapshotOf(batchSession(n, "note")), freshUnit: floor };
 }
 
 describe("the span rung", () => {
 	it("proposes nothing below half the budget", () => {
-		const snap = snapshot(session(8), 6);
+		const snap = snapshot(8, 6);
 		expect(spanProposals(snap, windowTokens(snap), SPAN_MIN_OCCUPANCY - 0.01, [])).toEqual([]);
 	});
 
 	it("folds the stale conversation down to the keep-raw floor, as one span", () => {
-		const snap = snapshot(session(8), 6);
+		const snap = snapshot(8, 6);
 		const spans = spanProposals(snap, windowTokens(snap), SPAN_MIN_OCCUPANCY, []);
 		// Unit 0 is the opening prompt, units 1..8 the batches; the floor keeps units 6.. raw.
 		const floorStart = snap.units[6]?.start;
@@ -63,7 +34,7 @@ describe("the span rung", () => {
 	});
 
 	it("leaves out every unit another rung proposes to fold", () => {
-		const snap = snapshot(session(8), 6);
+		const snap = snapshot(8, 6);
 		const unit3 = snap.units[3];
 		if (!unit3) throw new Error("no unit 3");
 		const other: Proposal = { rung: "tools", start: unit3.start, end: unit3.end, freedTokens: 1_000 };
