@@ -82,7 +82,6 @@ function toOptions(flags: FlagValues<typeof DEMO_COMMAND.flags>): DemoOptionsInp
 export function parseDemoArgs(argv: readonly string[]): (DemoOptionsInput & { windows?: number[] }) | "help" {
 	const parsed = parseCommandLine(DEMO_COMMAND, argv);
 	if (parsed.help) return "help";
-	if (parsed.operands.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.operands[0])}`);
 	return toOptions(parsed.flags);
 }
 

@@ -8,7 +8,7 @@
 // its own flags). Does its own I/O.
 
 import { writeFileSync } from "node:fs";
-import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../src/args/index.ts";
+import { type CommandSpec, parseCommandLine, renderUsage } from "../src/args/index.ts";
 import { type EstimatorBenchResult, renderEstimatorTable, runEstimatorBench } from "./estimator.ts";
 import { runCliBenchCommand } from "./hashing/cli-command.ts";
 import { runHashingBench } from "./hashing.ts";
@@ -100,8 +100,7 @@ export async function main(argv: string[]): Promise<number> {
 		process.stdout.write(renderUsage(BENCH_COMMAND));
 		return 0;
 	}
-	const { flags, operands } = parsed;
-	if (operands.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(operands[0])}`);
+	const { flags } = parsed;
 	const log = flags.quiet ? () => {} : (line: string) => process.stderr.write(`bench: ${line}\n`);
 	const hashing = await runHashingBench({
 		storeMiB: flags.size,

@@ -3,7 +3,7 @@
 // FILE for the JSON. Returns the exit code; bad flags throw UsageError. Does its own I/O.
 
 import { writeFileSync } from "node:fs";
-import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../src/args/index.ts";
+import { type CommandSpec, parseCommandLine, renderUsage } from "../../src/args/index.ts";
 import { runCliBench } from "./cli-bench.ts";
 import { renderCliTable } from "./cli-report.ts";
 
@@ -62,8 +62,7 @@ export async function runCliBenchCommand(argv: readonly string[]): Promise<numbe
 		process.stdout.write(renderUsage(CLI_BENCH_COMMAND));
 		return 0;
 	}
-	const { flags, operands } = parsed;
-	if (operands.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(operands[0])}`);
+	const { flags } = parsed;
 	const result = await runCliBench({
 		storeMiB: flags.size,
 		fileMiB: flags["file-size"],

@@ -125,7 +125,7 @@ function lookup(spec: CommandSpec, arg: string): [string, Flag] {
 	return [entry[0], entry[1]];
 }
 
-/** Parses `argv` (the words after the command name) against the command's declaration. */
+/** Parses `argv` (the words after the command name) against the command's declaration (no `operands`: none allowed). */
 export function parseCommandLine<S extends FlagSpec>(
 	spec: CommandSpec<S>,
 	argv: readonly string[],
@@ -154,6 +154,8 @@ export function parseCommandLine<S extends FlagSpec>(
 		if (raw === undefined) throw new UsageError(`--${name} needs a value (${usageTerm(name, flag)})`);
 		values[name] = convert(spec, name, flag, raw);
 	}
+	// A command that declares no operands takes none.
+	if (!spec.operands && operands.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(operands[0])}`);
 	return { help: false, flags: values as FlagValues<S>, operands };
 }
 

@@ -66,6 +66,13 @@ describe("parseCommandLine", () => {
 			expect((error as UsageError).exitCode).toBe(2);
 		}
 	});
+
+	it("refuses any operand, after -- too, when the command declares none", () => {
+		const bare = { name: "bare", description: "Takes no operands.", flags: {} } satisfies CommandSpec;
+		expect(parseCommandLine(bare, [])).toEqual({ help: false, flags: {}, operands: [] });
+		expect(() => parseCommandLine(bare, ["extra"])).toThrow(new UsageError('unexpected argument "extra"'));
+		expect(() => parseCommandLine(bare, ["--", "-x"])).toThrow(new UsageError('unexpected argument "-x"'));
+	});
 });
 
 describe("renderUsage", () => {
