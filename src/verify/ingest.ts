@@ -89,12 +89,15 @@ async function commitTemp(tmp: string, finalPath: string, durable: boolean): Pro
 	if (durable) await fsyncDir(dirname(finalPath));
 }
 
-/** Writes `bytes` to `finalPath` atomically via a temporary file in `<dir>/tmp`. */
-export async function writeAtomic(dir: string, finalPath: string, bytes: Uint8Array, durable = true): Promise<void> {
+/**
+ * A temporary file in `<dir>/tmp` filled by `fill` (then synced when `durable`) and closed; on any
+ * failure it is removed and the error rethrown. Returns its path, to commit or discard.
+ */
+async function writeTemp(dir: string, durable: boolean, fill: (handle: FileHandle) => Promise<void>): Promise<string> {
 	const { handle, tmp } = await openTemp(dir);
 	try {
 		try {
-			await writeAll(handle, bytes);
+			await fill(handle);
 			if (durable) await handle.sync();
 		} finally {
 			await handle.close();
@@ -103,6 +106,12 @@ export async function writeAtomic(dir: string, finalPath: string, bytes: Uint8Ar
 		await rm(tmp, { force: true });
 		throw error;
 	}
+	return tmp;
+}
+
+/** Writes `bytes` to `finalPath` atomically via a temporary file in `<dir>/tmp`. */
+export async function writeAtomic(dir: string, finalPath: string, bytes: Uint8Array, durable = true): Promise<void> {
+	const tmp = await writeTemp(dir, durable, (handle) => writeAll(handle, bytes));
 	await commitTemp(tmp, finalPath, durable);
 }
 
@@ -199,26 +208,17 @@ export async function writeBlobStream(
 	const durable = opts.durable ?? true;
 	await ensureDir(dir);
 	await ensureDir(join(dir, BLOBS_DIR));
-	const { handle, tmp } = await openTemp(dir);
 	const whole = createHash("sha256");
 	const chunks = new ChunkDigester(chunkSize);
 	let size = 0;
-	try {
-		try {
-			for await (const piece of pieces) {
-				whole.update(piece);
-				chunks.update(piece);
-				size += piece.length;
-				await writeAll(handle, piece);
-			}
-			if (durable) await handle.sync();
-		} finally {
-			await handle.close();
+	const tmp = await writeTemp(dir, durable, async (handle) => {
+		for await (const piece of pieces) {
+			whole.update(piece);
+			chunks.update(piece);
+			size += piece.length;
+			await writeAll(handle, piece);
 		}
-	} catch (error) {
-		await rm(tmp, { force: true });
-		throw error;
-	}
+	});
 	const digest = toHex(whole.digest());
 	const path = blobPath(dir, digest);
 	const created = !(await exists(path));
