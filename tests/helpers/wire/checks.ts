@@ -7,7 +7,7 @@
 
 import { anthropicProblems } from "./anthropic.ts";
 import { chatProblems } from "./chat.ts";
-import { contentBlocks } from "./lookback.ts";
+import { contentBlocks, withoutCacheControl } from "./lookback.ts";
 import { responsesProblems } from "./responses.ts";
 import type { WireRequest } from "./server.ts";
 import type { WireApi } from "./session.ts";
@@ -16,14 +16,6 @@ type Json = Record<string, unknown>;
 
 /** pi-ai's fixed safety margin (CONTEXT_SAFETY_TOKENS in pi-ai's simple-options.js). */
 export const PI_AI_SAFETY_TOKENS = 4096;
-
-function withoutCacheControl(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(withoutCacheControl);
-	if (value === null || typeof value !== "object") return value;
-	const out: Json = {};
-	for (const [k, v] of Object.entries(value as Json)) if (k !== "cache_control") out[k] = withoutCacheControl(v);
-	return out;
-}
 
 /** The conversation of a body: Anthropic `messages`, Responses `input` (system item excluded), Chat `messages` (system excluded). */
 export function conversationOf(api: WireApi, body: Json): Json[] {

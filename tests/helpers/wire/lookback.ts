@@ -44,7 +44,8 @@ export interface CacheServed {
 
 type Json = Record<string, unknown>;
 
-function withoutCacheControl(value: unknown): unknown {
+/** `value` with every `cache_control` key removed, at any depth. */
+export function withoutCacheControl(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(withoutCacheControl);
 	if (value === null || typeof value !== "object") return value;
 	const out: Json = {};
