@@ -10,6 +10,7 @@ import { type FoldRecord, foldId, foldSource, Lattice } from "../src/lattice/ind
 import {
 	editsToCommit,
 	impliedEdits,
+	NO_MOVES,
 	type Replacement,
 	renderPlaceholder,
 	WindowObserver,
@@ -92,7 +93,7 @@ export function runProjectionBench(): { machine: ReturnType<typeof machineInfo>;
 			// What Pi sends: fresh message objects every request (it deep-copies), so no identity cache helps.
 			const sent = grown.map((e) => structuredClone(e.message));
 			let t = performance.now();
-			observer.observe(sent, 0);
+			observer.observe(sent, NO_MOVES);
 			observe.push(performance.now() - t);
 			t = performance.now();
 			toUnits(grown);

@@ -2,7 +2,6 @@
 // and its resolution, and the settings files installed users write (settings.ts). Pure; no Pi imports.
 export { derivedNames, OptionsError, resolveOptions } from "./resolve.ts";
 export {
-	DEFAULT_BLOCKING_TOOLS,
 	DEFAULT_BRAND_NOUN,
 	DEFAULT_COMMAND_NAMES,
 	DEFAULT_COMMAND_PREFIX,

@@ -3,7 +3,7 @@
 // entry types, status sources and directories derived from `entryTypePrefix`. Pure.
 
 import { DEFAULT_READ_ONLY_TOOLS } from "../transcript/index.ts";
-import { commandNamesOf, optionsSchema, type ResolvedOptions, TOOL_ACTIONS } from "./schema.ts";
+import { commandNamesOf, optionsSchema, REMOVED_OPTIONS, type ResolvedOptions, TOOL_ACTIONS } from "./schema.ts";
 
 export class OptionsError extends Error {
 	constructor(message: string) {
@@ -16,6 +16,9 @@ const VALID_NAMES = Object.keys(optionsSchema.shape ?? {}).join(", ");
 
 /** Validates `input` and fills every default; throws an OptionsError naming what was wrong. */
 export function resolveOptions(input: unknown = {}): ResolvedOptions {
+	const removed = Object.keys(input ?? {}).filter((key) => Object.hasOwn(REMOVED_OPTIONS, key));
+	if (removed.length > 0)
+		throw new OptionsError(`pi-fold options: ${removed.map((k) => REMOVED_OPTIONS[k]).join("; ")}`);
 	const parsed = optionsSchema.safeParse(input ?? {});
 	if (!parsed.success) {
 		const problems = parsed.error.issues.map((issue) => {

@@ -35,7 +35,15 @@ export const DEFAULT_COMMAND_NAMES = { status: "context", fold: "fold-context" }
 export const DEFAULT_FOLD_SCHEDULING = "cost";
 /** Newest window tokens a cost-scheduled commit keeps raw (Pi's keepRecentTokens in spirit). */
 export const DEFAULT_KEEP_RAW_TOKENS = 10_000;
-export const DEFAULT_BLOCKING_TOOLS: readonly string[] = ["Agent"];
+
+/**
+ * Options an earlier pi-fold had and this one does not, each with why and what to do: naming one is
+ * an error that says so (not the generic unknown-option list).
+ */
+export const REMOVED_OPTIONS: Readonly<Record<string, string>> = {
+	blockingTools:
+		"blockingTools was removed: Pi appends context edits only at turn boundaries, so no fold can land before a tool call; after a long call, cost scheduling already commits free of rewrite cost once the provider's cache has expired (cacheTtlMs). Remove the setting",
+};
 
 /** A span summary request handed to `summarizeContextSpan`. */
 export interface SummarizeSpanRequest {
@@ -121,8 +129,6 @@ export const optionsSchema = z
 		providerTotalWindow: z.number().int().positive().optional(),
 		/** Replacement allowlist of tool actions. Default: all nine, plus unmark under cost and epoch scheduling. */
 		toolActions: z.array(z.enum(TOOL_ACTIONS)).min(1).optional(),
-		/** Tools that trigger one opportunistic stale-tool fold before the call. Default ["Agent"]. */
-		blockingTools: z.array(z.string().min(1)).default([...DEFAULT_BLOCKING_TOOLS]),
 		/** Tools whose completed batches may fold automatically. Default Pi's read-only tools. */
 		readOnlyTools: z
 			.custom<ReadonlySet<string>>(

@@ -5,7 +5,7 @@
 // finds and reads the files and tells the human about a file it had to ignore.
 
 import { OptionsError, resolveOptions } from "./resolve.ts";
-import { optionsSchema, type PiFoldOptions, type ResolvedOptions, TOOL_ACTIONS } from "./schema.ts";
+import { optionsSchema, type PiFoldOptions, REMOVED_OPTIONS, type ResolvedOptions, TOOL_ACTIONS } from "./schema.ts";
 
 /** The settings file's name, in Pi's agent directory (global) and in a project's `.pi/` directory. */
 export const SETTINGS_FILE_NAME = "pi-fold.json";
@@ -27,7 +27,6 @@ export const FILE_OPTIONS = {
 	foldPeekResults: "true or false",
 	providerTotalWindow: "a positive whole number of tokens",
 	toolActions: `a non-empty list of ${TOOL_ACTIONS.map((a) => `"${a}"`).join(", ")} ("unmark" not with "immediate")`,
-	blockingTools: 'a list of tool names, like ["Agent"]',
 	readOnlyTools: 'a list of tool names, like ["read", "grep", "find", "ls"]',
 	evidenceIngestion: "true or false",
 } as const;
@@ -98,6 +97,7 @@ function unknownKey(key: string): string {
 
 /** Why `key` may not appear in a file of `scope`, or null when it may. */
 function keyProblem(key: string, scope: SettingsScope): string | null {
+	if (Object.hasOwn(REMOVED_OPTIONS, key)) return REMOVED_OPTIONS[key] as string;
 	if ((CODE_ONLY_OPTIONS as readonly string[]).includes(key))
 		return `${key} is a function, so only code can set it (registerPiFold(pi, { ${key} }))`;
 	if (!isFileOption(key)) return unknownKey(key);

@@ -135,7 +135,8 @@ export function advance(blocks: readonly (BlockAt & { value: Block })[], held: B
 	return best;
 }
 
-function withoutCacheControl(value: unknown): unknown {
+/** `value` with every `cache_control` field removed, at any depth. */
+export function withoutCacheControl(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(withoutCacheControl);
 	if (value === null || typeof value !== "object") return value;
 	const out: Json = {};

@@ -1,9 +1,9 @@
 // pi-fold's Pi hooks, in three groups: the session (session_start / session_tree rebuild from the
-// branch), each request (context: the fence, then the window observer; message_end: usage), and
-// tools (tool_call's opportunistic fold before a blocking tool; session_before_compact beside
-// native compaction). The boundaries (turn_end / agent_before_settle) are boundary.ts's. Every
-// handler catches its own errors and reports them with the event name (out of band), so a failure
-// never kills the host.
+// branch), each request (context_with_system: the fence, then the window observer; message_end:
+// usage; before_provider_request: the Anthropic breakpoint, then the wire observer), and native
+// compaction (session_before_compact). The boundaries (turn_end / agent_before_settle) are
+// boundary.ts's. Every handler catches its own errors and reports them with the event name (out of
+// band), so a failure never kills the host.
 
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../common/index.ts";
@@ -11,6 +11,7 @@ import { registerAnthropicCache } from "./anthropic-cache.ts";
 import type { PiFold } from "./host.ts";
 import { notifierFor } from "./notify.ts";
 import { registerOutputBudget } from "./output-budget.ts";
+import { registerWireObserver } from "./wire-observer.ts";
 
 /** `handler` with its errors caught and reported out of band, naming `event`. */
 export function guard<E, R>(
@@ -44,12 +45,16 @@ function sessionHooks(pi: ExtensionAPI, fold: PiFold): void {
 	);
 }
 
-/** context: the fence, then the window observer; message_end: the provider's usage. */
+/**
+ * context_with_system (the request as the provider is sent it: the system head with the prompt and
+ * the tool schemas, then every message; after pi-fold's own output-budget edit): the fence, then
+ * the window observer; message_end: the provider's usage.
+ */
 function requestHooks(pi: ExtensionAPI, fold: PiFold): void {
 	const { runtime } = fold;
 	pi.on(
-		"context",
-		guard("context", (event, ctx) => {
+		"context_with_system",
+		guard("context_with_system", (event, ctx) => {
 			const host = fold.host(ctx);
 			const { verdict } = runtime.request(host, event.messages);
 			if (verdict.abort) ctx.abort();
@@ -76,16 +81,9 @@ function requestHooks(pi: ExtensionAPI, fold: PiFold): void {
 	);
 }
 
-/** tool_call: one opportunistic fold before a blocking tool; session_before_compact: beside native compaction. */
-function toolHooks(pi: ExtensionAPI, fold: PiFold): void {
+/** session_before_compact: beside native compaction. */
+function compactionHooks(pi: ExtensionAPI, fold: PiFold): void {
 	const { runtime } = fold;
-	pi.on(
-		"tool_call",
-		guard("tool_call", async (e, ctx) => {
-			await runtime.beforeBlockingCall(fold.host(ctx), e.toolName);
-			return undefined;
-		}),
-	);
 	pi.on(
 		"session_before_compact",
 		guard("session_before_compact", (e, ctx) =>
@@ -97,8 +95,11 @@ function toolHooks(pi: ExtensionAPI, fold: PiFold): void {
 /** Registers every hook pi-fold needs on `pi`. */
 export function registerHooks(pi: ExtensionAPI, fold: PiFold): void {
 	sessionHooks(pi, fold);
-	requestHooks(pi, fold);
-	toolHooks(pi, fold);
+	// The output budget's edit of the request comes before the observer reads it.
 	registerOutputBudget(pi);
+	requestHooks(pi, fold);
+	compactionHooks(pi, fold);
 	registerAnthropicCache(pi, fold);
+	// After every body edit of pi-fold's: it observes the body as it leaves.
+	registerWireObserver(pi, fold);
 }

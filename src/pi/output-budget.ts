@@ -13,8 +13,8 @@
 // describes the prefix, so pi-ai estimates the prompt from the messages themselves until the next
 // response reports a fresh usage. Only that copy of the request changes (Pi clones the messages for
 // every request); a system message's timestamp never reaches a provider (pi-ai sends its text), so
-// no byte of any request body changes, and the conversation the `context` hook and pi-fold's
-// observer see is untouched.
+// no byte of any request body changes, and pi-fold's observer (which runs after this handler) leaves
+// the timestamp out of the system message's digest.
 
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../common/index.ts";

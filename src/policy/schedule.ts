@@ -179,8 +179,8 @@ function planEpoch(input: ScheduleInput, marks: SortedMarks, pressure: Pressure)
 	const { automatic } = pressure;
 	const target = COMMIT_TARGET_SHARE * input.budget.budgetTokens;
 	const markFreed = ready.reduce((sum, m) => sum + m.freedTokens, 0);
-	// Only a decision of the agent or the human applies at once: a ladder mark at the end (e.g. the
-	// blockingTools fold) must not rewrite below QUIET_OCCUPANCY.
+	// Only a decision of the agent or the human applies at once: a ladder mark at the end must not
+	// rewrite below QUIET_OCCUPANCY.
 	const atEnd = ready.some((m) => m.actor !== "ladder" && isTailAdjacent(m, input));
 	const opensEpoch = input.expandPending;
 	if (!automatic && !opensEpoch && !atEnd && !input.decisionsPending) {

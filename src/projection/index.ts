@@ -11,9 +11,12 @@ export { editsToCommit, type ImpliedEdit, type ImpliedEditsInput, impliedEdits, 
 export { type PlaceholderNames, renderPlaceholder } from "./placeholder.ts";
 export {
 	CACHE_MISS_TOLERANCE,
+	NO_MOVES,
 	type RequestKind,
 	type RequestObservation,
+	type RewriteCause,
 	type Usage,
 	type WindowCounters,
+	type WindowMoves,
 	WindowObserver,
 } from "./window.ts";

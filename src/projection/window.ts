@@ -1,12 +1,18 @@
-// Measures the invariant on every request: per-message SHA-256 digests of the window the provider
-// is sent, each request classified against the previous one as identical, pure append, or rewrite
-// (with the first divergent index), and a rewrite attributed to the commit that caused it or
-// counted as unattributed (a bug). Provider usage is then compared with the previous prompt, so a
-// cache miss on a request pi-fold did not rewrite is reported as provider-side. Pure in-memory.
+// Measures the invariant on every request: per-message SHA-256 digests of what the provider is sent
+// (the system head that carries the prompt and the tool schemas, then every message), each request
+// classified against the previous one as identical, pure append, or rewrite (with the first
+// divergent index), and a rewrite attributed to what moved the window or counted as unattributed (a
+// bug). A native compaction explains a rewrite anywhere; a commit explains one only from its own
+// first edit on: a rewrite that starts before the commit's first changed message is something else's.
+// Provider usage is then compared with the previous prompt, so a cache miss on a request pi-fold did
+// not rewrite is reported as provider-side. Pure in-memory.
 
 import { sha256Many } from "../wasm/index.ts";
 
 export type RequestKind = "first" | "identical" | "append" | "rewrite";
+
+/** What explained a rewrite: a commit of pi-fold's, or a native compaction of the host's. */
+export type RewriteCause = "commit" | "compaction";
 
 export interface RequestObservation {
 	readonly index: number;
@@ -14,8 +20,10 @@ export interface RequestObservation {
 	readonly messages: number;
 	/** First message index whose digest differs from the previous request (rewrites only). */
 	readonly firstDivergent: number | null;
-	/** The commit a rewrite is attributed to, or null (appends, or an unattributed rewrite). */
+	/** The commit a rewrite is attributed to, or null (appends, a compaction, or an unattributed rewrite). */
 	readonly commitSeq: number | null;
+	/** What explained a rewrite, or null (appends, or an unattributed rewrite). */
+	readonly cause: RewriteCause | null;
 }
 
 export interface WindowCounters {
@@ -37,10 +45,43 @@ export interface Usage {
 	readonly cacheWrite: number;
 }
 
+/** What may have moved the window since the last request, as the branch records it. */
+export interface WindowMoves {
+	/** The latest commit on the branch (0 before the first). */
+	readonly commitSeq: number;
+	/** Native compactions on the branch. */
+	readonly compactions: number;
+	/**
+	 * Where commit `seq` first changed the window: how many conversation messages (system messages
+	 * not counted) the window showed before its first edit; null when not known.
+	 */
+	readonly firstEdit: (seq: number) => number | null;
+}
+
+/** No move at all: a request stream with no commits and no compactions (tests, peers). */
+export const NO_MOVES: WindowMoves = { commitSeq: 0, compactions: 0, firstEdit: () => null };
+
+/**
+ * The bytes digested for one message: its JSON, except that a system message's `timestamp` is left
+ * out (pi-fold's own output-budget edit raises it, src/pi output-budget.ts, and no provider is sent it).
+ */
+function digestText(message: unknown): string {
+	if (message !== null && typeof message === "object" && (message as { role?: unknown }).role === "system") {
+		const { timestamp: _t, ...rest } = message as Record<string, unknown>;
+		return JSON.stringify(rest);
+	}
+	return JSON.stringify(message) ?? "null";
+}
+
+function isSystem(message: unknown): boolean {
+	return (message as { role?: unknown } | null)?.role === "system";
+}
+
 export class WindowObserver {
 	private previous: Uint8Array[] = [];
 	private digestCache = new WeakMap<object, Uint8Array>();
 	private seenCommit = 0;
+	private seenCompactions = 0;
 	private lastPromptTokens: number | null = null;
 	private last: RequestObservation | null = null;
 	private counters = {
@@ -52,7 +93,7 @@ export class WindowObserver {
 		providerCacheMisses: 0,
 	};
 
-	/** Per-message digests of `messages` (JSON of each message), cached by message identity. */
+	/** Per-message digests of `messages` (see digestText), cached by message identity. */
 	digests(messages: readonly unknown[]): Uint8Array[] {
 		const out: Uint8Array[] = new Array(messages.length);
 		const missing: number[] = [];
@@ -62,7 +103,7 @@ export class WindowObserver {
 			else missing.push(i);
 		});
 		if (missing.length > 0) {
-			const fresh = sha256Many(missing.map((i) => JSON.stringify(messages[i]) ?? "null"));
+			const fresh = sha256Many(missing.map((i) => digestText(messages[i])));
 			missing.forEach((i, k) => {
 				const digest = fresh[k] as Uint8Array;
 				out[i] = digest;
@@ -74,10 +115,11 @@ export class WindowObserver {
 	}
 
 	/**
-	 * Classifies the request about to be sent; `commitSeq` is the latest commit on the branch.
-	 * `digests`, when the caller already computed them with `digests(messages)`, are reused.
+	 * Classifies the request about to be sent; `moves` says what moved the window (commits and
+	 * compactions on the branch). `digests`, when the caller already computed them with
+	 * `digests(messages)`, are reused.
 	 */
-	observe(messages: readonly unknown[], commitSeq: number, digests?: Uint8Array[]): RequestObservation {
+	observe(messages: readonly unknown[], moves: WindowMoves, digests?: Uint8Array[]): RequestObservation {
 		const next = digests ?? this.digests(messages);
 		const prev = this.previous;
 		let firstDivergent: number | null = null;
@@ -93,24 +135,47 @@ export class WindowObserver {
 		if (this.counters.requests === 0) kind = "first";
 		else if (firstDivergent !== null) kind = "rewrite";
 		else kind = next.length === prev.length ? "identical" : "append";
-		const attributed = kind === "rewrite" && commitSeq > this.seenCommit ? commitSeq : null;
-		this.counters.requests++;
-		if (kind === "identical") this.counters.identical++;
-		if (kind === "append") this.counters.appends++;
-		if (kind === "rewrite") {
-			this.counters.rewrites++;
-			if (attributed === null) this.counters.unattributedRewrites++;
-		}
-		this.seenCommit = Math.max(this.seenCommit, commitSeq);
+		const cause = kind === "rewrite" ? this.causeOf(messages, firstDivergent as number, moves) : null;
+		this.count(kind, cause);
+		this.seenCommit = Math.max(this.seenCommit, moves.commitSeq);
+		this.seenCompactions = Math.max(this.seenCompactions, moves.compactions);
 		this.previous = next;
 		this.last = {
 			index: this.counters.requests - 1,
 			kind,
 			messages: next.length,
 			firstDivergent,
-			commitSeq: attributed,
+			commitSeq: cause === "commit" ? moves.commitSeq : null,
+			cause,
 		};
 		return this.last;
+	}
+
+	/**
+	 * What explains a rewrite first diverging at `at`: a compaction since the last request, else a
+	 * commit since it whose first edit is at or before the divergence (counted in conversation
+	 * messages, as the commit counted them); null when nothing does.
+	 */
+	private causeOf(messages: readonly unknown[], at: number, moves: WindowMoves): RewriteCause | null {
+		if (moves.compactions > this.seenCompactions) return "compaction";
+		if (moves.commitSeq <= this.seenCommit) return null;
+		if (at < messages.length && isSystem(messages[at])) return null;
+		let position = 0;
+		for (let i = 0; i < at && i < messages.length; i++) if (!isSystem(messages[i])) position++;
+		let first = Number.POSITIVE_INFINITY;
+		for (let seq = this.seenCommit + 1; seq <= moves.commitSeq; seq++)
+			first = Math.min(first, moves.firstEdit(seq) ?? Number.POSITIVE_INFINITY);
+		return position >= first ? "commit" : null;
+	}
+
+	private count(kind: RequestKind, cause: RewriteCause | null): void {
+		this.counters.requests++;
+		if (kind === "identical") this.counters.identical++;
+		if (kind === "append") this.counters.appends++;
+		if (kind === "rewrite") {
+			this.counters.rewrites++;
+			if (cause === null) this.counters.unattributedRewrites++;
+		}
 	}
 
 	/** Records the provider's usage for the last observed request. */

@@ -21,7 +21,6 @@ import {
 import type { RequestObservation, Usage } from "../projection/index.ts";
 import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
 import { FoldStore, resolveStoreDir } from "../store/index.ts";
-import { blockingFold } from "./blocking.ts";
 import {
 	commitActor,
 	commitBody,
@@ -41,6 +40,7 @@ import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
 import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
 import { type CompactionNote, Telemetry } from "./telemetry.ts";
+import { messagesBeforeFirst } from "./window-position.ts";
 
 /** Builds the fold store for a directory (tests substitute a store that fails on purpose). */
 export type StoreFactory = (dir: string) => SourceStore;
@@ -317,6 +317,10 @@ export class FoldRuntime {
 				applied: body.applied,
 				freedTokens: planned.freed,
 				prediction: planned.prediction ?? undefined,
+				firstEdit: messagesBeforeFirst(
+					snap.view,
+					planned.drafts.flatMap((d) => (d.type === "context_edit" ? [d.targetId] : [])),
+				),
 			},
 			receipt,
 		);
@@ -340,7 +344,8 @@ export class FoldRuntime {
 	}
 
 	/**
-	 * One request about to be sent (the host's `context` hook): the fence's verdict (recorded when it
+	 * One request about to be sent, as the provider is sent it (the host's system head, which carries
+	 * the prompt and the tool schemas, then every message): the fence's verdict (recorded when it
 	 * aborts); for a request that goes, the window observer's classification and the meter's reading.
 	 * Never changes the messages. One digest per message serves the estimate cache and the observer.
 	 */
@@ -349,20 +354,27 @@ export class FoldRuntime {
 		messages: readonly unknown[],
 	): { verdict: FenceVerdict; observation: RequestObservation | null } {
 		const digests = this.telemetry.digests(messages);
+		const conversation: unknown[] = [];
+		const conversationDigests: Uint8Array[] = [];
+		messages.forEach((message, i) => {
+			if ((message as { role?: unknown } | null)?.role === "system") return;
+			conversation.push(message);
+			conversationDigests.push(digests[i] as Uint8Array);
+		});
 		const budget = budgetFor(host.model(), this.options.providerTotalWindow);
-		const size = this.estimator.estimate(messages, digests, host.systemPrompt());
+		const size = this.estimator.estimate(conversation, conversationDigests, host.systemPrompt());
 		const { overhead, rate } = this.meter.calibration;
 		const verdict = fence({
 			requestTokens: overhead + (size.messages + size.system) * rate,
 			newestUnitTokens: size.newestUnit * rate,
-			newestUnitName: newestUnitName(messages),
+			newestUnitName: newestUnitName(conversation),
 			budget,
 		});
 		if (verdict.message) this.telemetry.recordFence(verdict.message, verdict.abort);
 		if (verdict.abort) return { verdict, observation: null };
-		// A rewrite is attributed to what moved the window: a commit, or a native compaction.
-		const moves = this.sync(host).commitSeq + host.compactionCount();
-		const observation = this.telemetry.observe(messages, moves, digests);
+		// A rewrite is attributed to what moved the window: a commit (from its first edit on), or a native compaction.
+		const moved = { commitSeq: this.sync(host).commitSeq, compactions: host.compactionCount() };
+		const observation = this.telemetry.observe(messages, moved, digests);
 		this.meter.onRequest(size.messages, size.messages + size.system, observation.kind === "append", host.now());
 		return { verdict, observation };
 	}
@@ -384,16 +396,5 @@ export class FoldRuntime {
 		this.telemetry.recordCompaction(kept);
 		if (notice) host.notify(notice, "warning");
 		return kept;
-	}
-
-	/** Before a call to a blocking tool: at most one opportunistic stale-tool fold decision; its id. */
-	beforeBlockingCall(host: Host, toolName: string): Promise<string | null> {
-		if (!this.options.blockingTools.includes(toolName) || this.pauseReason() !== null) return Promise.resolve(null);
-		return this.exclusive(async () => {
-			const body = await blockingFold(this.snapshot(host), this.store(host), this.options, this.occupancy(host).tokens);
-			if (!body) return null;
-			this.decide(host, body);
-			return body.fold.id;
-		});
 	}
 }

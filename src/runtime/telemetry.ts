@@ -6,7 +6,13 @@
 // session state: it restarts with the session (and at /tree navigation). Pure in-memory.
 
 import type { CommitPrediction } from "../policy/index.ts";
-import { type RequestObservation, type Usage, type WindowCounters, WindowObserver } from "../projection/index.ts";
+import {
+	type RequestObservation,
+	type Usage,
+	type WindowCounters,
+	type WindowMoves,
+	WindowObserver,
+} from "../projection/index.ts";
 import type { EvidenceRecord } from "./evidence.ts";
 
 /** Entries kept per history (compactions, fenced requests, observations keep their own bound). */
@@ -56,6 +62,8 @@ export interface CommitNote {
 	readonly freedTokens: number;
 	/** Cost scheduling: the commit's predicted cost and saving (the commit record's `prediction`). */
 	readonly prediction?: CommitPrediction | undefined;
+	/** Conversation messages the window showed before the commit's first edit (window-position.ts). */
+	readonly firstEdit?: number | null;
 }
 
 /** One decision beside the host's native compaction. */
@@ -79,6 +87,8 @@ export interface BriefUsage {
 export interface TelemetryView {
 	readonly baseline: string;
 	readonly counters: WindowCounters;
+	/** The same on the wire (the provider body as it left, src/pi wire-observer.ts); null when the host shows none. */
+	readonly wire: WindowCounters | null;
 	readonly observations: readonly RequestObservation[];
 	readonly lastUsage: Usage | null;
 	readonly schedule: ScheduleNote | null;
@@ -95,6 +105,9 @@ export interface TelemetryView {
 
 export class Telemetry {
 	private observer = new WindowObserver();
+	private wire: WindowObserver | null = null;
+	/** What had moved the window at the last observed request (the wire observer follows it). */
+	private lastMoved = { commitSeq: 0, compactions: 0 };
 	private observations = new Recent<RequestObservation>(OBSERVATION_HISTORY);
 	private baseline = "since session start";
 	private lastUsage: Usage | null = null;
@@ -109,10 +122,13 @@ export class Telemetry {
 	private briefFallback: string | null = null;
 	private evidenceWritten = new Recent<EvidenceRecord>(HISTORY_LIMIT);
 	private evidenceRefused = 0;
+	/** Where each recent commit first changed the window, by seq (the observer checks rewrites against it). */
+	private firstEdits = new Map<number, number>();
 
 	/** Restarts the window measurement (session start, /tree navigation); `why` says since when. */
 	restartWindow(why: string): void {
 		this.observer = new WindowObserver();
+		this.wire = null;
 		this.observations = new Recent<RequestObservation>(OBSERVATION_HISTORY);
 		this.lastUsage = null;
 		this.baseline = why;
@@ -123,17 +139,44 @@ export class Telemetry {
 		return this.observer.digests(messages);
 	}
 
-	/** Classifies one request; `commitSeq` is the latest commit on the branch. */
-	observe(messages: readonly unknown[], commitSeq: number, digests?: Uint8Array[]): RequestObservation {
-		const observation = this.observer.observe(messages, commitSeq, digests);
+	/**
+	 * Classifies one request: `commitSeq` and `compactions` are the branch's latest commit and its
+	 * native compactions; each commit's first edit is the one recorded with it (recordCommit).
+	 */
+	observe(
+		messages: readonly unknown[],
+		moved: { commitSeq: number; compactions: number },
+		digests?: Uint8Array[],
+	): RequestObservation {
+		const moves: WindowMoves = { ...moved, firstEdit: (seq) => this.firstEdits.get(seq) ?? null };
+		this.lastMoved = { ...moved };
+		const observation = this.observer.observe(messages, moves, digests);
 		this.observations.push(observation);
 		return observation;
+	}
+
+	/**
+	 * The same request as its body left for the provider (`parts`: a head part with role "system",
+	 * then the body's conversation items). A wire rewrite is explained only where the window observer
+	 * explained this request's rewrite (positions on the wire are the API's own, so a commit or a
+	 * compaction that explains the request explains the body); on a request the window observer saw
+	 * as an append, a wire rewrite is a body change nothing explains.
+	 */
+	observeWire(parts: readonly unknown[]): RequestObservation {
+		this.wire ??= new WindowObserver();
+		const request = this.observer.lastObservation();
+		const explained = request?.kind === "rewrite" && request.cause !== null;
+		const moves: WindowMoves = explained
+			? { ...this.lastMoved, firstEdit: () => 0 }
+			: { commitSeq: 0, compactions: 0, firstEdit: () => null };
+		return this.wire.observe(parts, moves);
 	}
 
 	/** The provider's usage for the last observed request. */
 	recordUsage(usage: Usage): void {
 		this.lastUsage = usage;
 		this.observer.recordUsage(usage);
+		this.wire?.recordUsage(usage);
 	}
 
 	recordSchedule(note: ScheduleNote): void {
@@ -142,6 +185,8 @@ export class Telemetry {
 
 	recordCommit(note: CommitNote, receipt: string | null): void {
 		this.commit = note;
+		if (note.firstEdit !== undefined && note.firstEdit !== null) this.firstEdits.set(note.seq, note.firstEdit);
+		for (const seq of this.firstEdits.keys()) if (seq <= note.seq - HISTORY_LIMIT) this.firstEdits.delete(seq);
 		if (receipt !== null) this.receipt = receipt;
 	}
 
@@ -187,6 +232,7 @@ export class Telemetry {
 		return {
 			baseline: this.baseline,
 			counters: this.observer.counts(),
+			wire: this.wire?.counts() ?? null,
 			observations: this.observations.recent,
 			lastUsage: this.lastUsage,
 			schedule: this.schedule,

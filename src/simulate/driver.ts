@@ -37,6 +37,8 @@ export interface SimRequest extends SimUsage {
 	readonly kind: string;
 	/** The commit a rewrite is attributed to, or null. */
 	readonly commitSeq: number | null;
+	/** What explained a rewrite (a commit, a native compaction), or null. */
+	readonly cause: "commit" | "compaction" | null;
 	readonly fenced: boolean;
 }
 
@@ -121,7 +123,7 @@ class Replay {
 	/** Builds, observes, fences and bills the request that produces `reply` (the message at `at`). */
 	request(reply: TranscriptMessage, at: number): SimRequest {
 		const { runtime, host } = this;
-		const { verdict, observation } = runtime.request(host, this.session.contextMessages());
+		const { verdict, observation } = runtime.request(host, this.session.requestMessages());
 		const conversation = this.session.llmMessages();
 		if (!observation) {
 			this.fence = verdict.message;
@@ -133,6 +135,7 @@ class Replay {
 				at,
 				kind: "fenced",
 				commitSeq: null,
+				cause: null,
 				fenced: verdict.abort,
 			};
 			this.requests.push(fenced);
@@ -141,7 +144,14 @@ class Replay {
 		const system: TranscriptMessage = { role: "system", content: host.systemPrompt() };
 		const usage = this.cache.request([system, ...conversation], host.now(), JSON.stringify(reply.content ?? "").length);
 		runtime.recordUsage(this.options.usage === "recorded" ? (recordedUsage(reply) ?? asUsage(usage)) : asUsage(usage));
-		const request = { ...usage, at, kind: observation.kind, commitSeq: observation.commitSeq, fenced: false };
+		const request = {
+			...usage,
+			at,
+			kind: observation.kind,
+			commitSeq: observation.commitSeq,
+			cause: observation.cause,
+			fenced: false,
+		};
 		this.requests.push(request);
 		this.options.onRequest?.(request, conversation);
 		return request;
@@ -149,7 +159,6 @@ class Replay {
 
 	/** The result of one tool call: the context tool runs through the runtime; others come from the recording. */
 	async result(reply: TranscriptMessage, call: { id: string; name: string }, recorded: Map<string, ReplayMessage>) {
-		await this.runtime.beforeBlockingCall(this.host, call.name);
 		const kept = recorded.get(call.id);
 		if (call.name !== this.runtime.options.toolName) return kept;
 		const replayed = await runContextTool(this.runtime, this.host, reply, call);

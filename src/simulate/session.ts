@@ -113,6 +113,11 @@ export class SimSession {
 		return projectedMessages(this.entries).filter((m) => m.role !== "system");
 	}
 
+	/** The request as Pi's `context_with_system` hook sees it: the system head (the prompt), then the conversation. */
+	requestMessages(): TranscriptMessage[] {
+		return [{ role: "system", content: this.options.systemPrompt ?? "" }, ...this.contextMessages()];
+	}
+
 	/** The same conversation as the provider sees it (Pi's convertToLlm): what a boundary previews. */
 	llmMessages(): TranscriptMessage[] {
 		return toLlm(projectedMessages(this.entries));

@@ -15,7 +15,6 @@ describe("pi-fold options", () => {
 			foldScheduling: "cost",
 			keepRawTokens: 10_000,
 			foldPeekResults: true,
-			blockingTools: ["Agent"],
 			evidenceIngestion: true,
 		});
 		expect(o.toolActions).toEqual([
@@ -33,6 +32,13 @@ describe("pi-fold options", () => {
 		]);
 		expect(o.readOnlyTools).toBe(DEFAULT_READ_ONLY_TOOLS);
 		expect(o.isMcpTool("mcp__x__y")).toBe(false);
+	});
+
+	it("refuses the removed blockingTools by name, saying why and what to do", () => {
+		expect(() => resolveOptions({ blockingTools: ["Agent"] })).toThrow(
+			/blockingTools was removed: Pi appends context edits only at turn boundaries.*Remove the setting/,
+		);
+		expect(resolveOptions()).not.toHaveProperty("blockingTools");
 	});
 
 	it("offers unmark and folds peek results by default where a fold is a pending mark (epoch, cost)", () => {

@@ -51,6 +51,12 @@ describe("a settings file's text", () => {
 		);
 	});
 
+	it("says a removed setting was removed, and why", () => {
+		expect(problemOf(global('{"blockingTools": ["Agent"]}'))).toMatch(
+			/^blockingTools was removed: Pi appends context edits only at turn boundaries/,
+		);
+	});
+
 	it("suggests the setting a misspelt key meant, and lists the valid ones", () => {
 		const problem = problemOf(global('{"foldSchedulng": "epoch"}'));
 		expect(problem).toMatch(
@@ -88,20 +94,20 @@ describe("settling the layers", () => {
 	it("puts code over the project file over the global file over the defaults, and says where each came from", () => {
 		const settled = settleOptions({ summarizer: "deterministic" }, [
 			global('{"foldScheduling": "epoch", "brandNoun": "folds", "summarizer": "session"}'),
-			project('{"brandNoun": "project-folds", "blockingTools": []}'),
+			project('{"brandNoun": "project-folds", "readOnlyTools": []}'),
 		]);
 		expect(settled.resolved).toMatchObject({
 			foldScheduling: "epoch",
 			brandNoun: "project-folds",
-			blockingTools: [],
 			summarizer: "deterministic",
 			foldPeekResults: true,
 		});
 		expect(settled.resolved.toolActions).toContain("unmark");
+		expect(settled.resolved.readOnlyTools).toEqual(new Set());
 		expect(settled.sources).toMatchObject({
 			summarizer: "code",
 			brandNoun: "project",
-			blockingTools: "project",
+			readOnlyTools: "project",
 			foldScheduling: "global",
 			toolName: "default",
 			foldPeekResults: "default",

@@ -149,6 +149,20 @@ export function relation(previous: RecordedRequest, next: RecordedRequest): Requ
 	return classifyMessages(conversation(previous), conversation(next));
 }
 
+/**
+ * The same over the whole request the provider receives: the system head compared by what a
+ * provider is sent of it (its prompt text and tool declarations, not Pi's timestamp), then every message.
+ */
+export function requestRelation(previous: RecordedRequest, next: RecordedRequest): RequestRelation {
+	const sent = (r: RecordedRequest) =>
+		r.messages.map((m) => {
+			if (m.role !== "system") return m;
+			const { timestamp: _t, ...rest } = m as Message & { timestamp?: number };
+			return rest as Message;
+		});
+	return classifyMessages(sent(previous), sent(next));
+}
+
 /** Tool results of the context tool, in order, as text. */
 export function toolTexts(h: Harness): string[] {
 	return h.session.sessionManager

@@ -98,8 +98,8 @@ describe("/context for the human", () => {
 			`   its estimate of the next request: ~${estimate} tokens`,
 			" Requests since session startup: 10",
 			"   7 only added messages to the previous request (its cache stays valid)",
-			"   0 repeated it exactly; 2 changed earlier messages, each at a commit",
-			"   0 changed earlier messages with no commit to explain it (should be 0)",
+			"   0 repeated it exactly; 2 changed earlier messages, the prompt or the tools",
+			"   0 of those changes no commit or compaction explains (should be 0)",
 			"   0 missed the provider's cache with nothing changed (the provider's doing)",
 			" Back to the summary: /context · settings: /fold-context config",
 		]);

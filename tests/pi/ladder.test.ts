@@ -44,45 +44,6 @@ describe("the ladder under immediate scheduling", () => {
 	});
 });
 
-describe("blockingTools", () => {
-	it("records one opportunistic stale-tool mark before each blocking call, and nothing moves below 80%", async () => {
-		const h = await createHarness({
-			contextWindow: 16_000,
-			options: {
-				foldScheduling: "epoch",
-				readOnlyTools: PROBE_READ_ONLY,
-				blockingTools: ["probe"],
-				summarizer: "deterministic",
-			},
-		});
-		const keys = Array.from({ length: 5 }, (_, i) => `big${i + 1}`);
-		h.script([...keys.map((k) => callProbes(k)), say("done")]);
-		await h.run("go");
-		const marks = records(h).filter((r) => r.kind === "mark");
-		expect(marks.length).toBeGreaterThan(0);
-		expect(marks.every((r) => r.kind === "mark" && r.actor === "ladder" && r.fold.kind === "tools")).toBe(true);
-		// One per blocking call at most, never the same batch twice.
-		expect(marks.length).toBeLessThanOrEqual(keys.length);
-		expect(new Set(marks.map((r) => (r.kind === "mark" ? r.fold.id : ""))).size).toBe(marks.length);
-		expect(commits(h)).toEqual([]);
-		expect(
-			relations(h)
-				.slice(1)
-				.every((k) => k === "append"),
-		).toBe(true);
-	});
-
-	it("records nothing below 80% under immediate scheduling", async () => {
-		const h = await createHarness({
-			contextWindow: 16_000,
-			options: { readOnlyTools: PROBE_READ_ONLY, blockingTools: ["probe"], summarizer: "deterministic" },
-		});
-		h.script([...["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8"].map((k) => callProbes(k)), say("done")]);
-		await h.run("go");
-		expect(records(h)).toEqual([]);
-	});
-});
-
 const SUMMARY_MARK = "You write the brief for a folded span";
 
 /**

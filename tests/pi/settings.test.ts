@@ -98,7 +98,7 @@ describe("/fold-context config", () => {
 			ui: "tui",
 			options: { summarizer: "deterministic" },
 			settingsFiles: {
-				global: '{"foldScheduling": "epoch", "summarizer": "session", "blockingTools": []}',
+				global: '{"foldScheduling": "epoch", "summarizer": "session", "readOnlyTools": ["read"]}',
 				project: '{"providerTotalWindow": 120000}',
 			},
 		});
@@ -124,8 +124,7 @@ describe("/fold-context config", () => {
 			'                                               "protect", "unprotect",',
 			'                                               "rebrief", "reboundary",',
 			'                                               "unmark"]',
-			"   blockingTools                 global file   []",
-			'   readOnlyTools                 default       ["read", "grep", "find", "ls"]',
+			'   readOnlyTools                 global file   ["read"]',
 			"   isMcpTool                     default       no tool is an MCP tool",
 			"   evidenceIngestion             default       true",
 			"   setProjectionProvider         default       not set",

@@ -15,6 +15,7 @@ import {
 	pairingProblems,
 	type RecordedRequest,
 	relation,
+	requestRelation,
 	say,
 	tamperBlob,
 	toolTexts,
@@ -49,7 +50,7 @@ describe("the window the provider receives", () => {
 		const observed = h.runtime.telemetry.view().observations;
 		expect(observed).toHaveLength(h.requests.length);
 		for (let i = 1; i < h.requests.length; i++) {
-			const rel = relation(h.requests[i - 1] as RecordedRequest, h.requests[i] as RecordedRequest);
+			const rel = requestRelation(h.requests[i - 1] as RecordedRequest, h.requests[i] as RecordedRequest);
 			const obs = observed[i];
 			expect(obs?.kind, `request ${i}`).toBe(rel.kind);
 			if (rel.kind === "rewrite") {
@@ -63,6 +64,38 @@ describe("the window the provider receives", () => {
 		expect(counts.providerCacheMisses).toBe(0);
 		// Every request keeps its calls paired with their results.
 		for (const request of h.requests) expect(pairingProblems(request.messages)).toEqual([]);
+	});
+
+	it("counts a rewrite that starts before the commit's first edit as unattributed, though a commit landed with it", async () => {
+		let harness: Harness | null = null;
+		let tampered = false;
+		const h = await createHarness({
+			// Another extension rewrites the opening user message on the one request that carries pi-fold's commit.
+			setup: (pi) =>
+				pi.on("context", (event) => {
+					if (!harness || tampered || harness.runtime.sync(harness.host()).commitSeq === 0) return undefined;
+					tampered = true;
+					const [first, ...rest] = event.messages;
+					return { messages: [{ ...first, content: [{ type: "text", text: "go, changed" }] }, ...rest] as never };
+				}),
+		});
+		harness = h;
+		h.script([
+			...["a", "b", "c", "d", "e", "f", "g"].map((k) => callProbes(k)),
+			callTool({ action: "fold", from: "call_a", to: "call_b" }),
+			...["h", "i"].map((k) => callProbes(k)),
+			say("done"),
+		]);
+		await h.run("go");
+		expect(tampered).toBe(true);
+		const rewrites = h.runtime.telemetry.view().observations.filter((o) => o.kind === "rewrite");
+		// The tampered request diverges at the user message (index 1, after the system head), before the
+		// fold's first edit; the next request, untampered, diverges there again with no commit at all.
+		expect(rewrites.map((o) => [o.firstDivergent, o.cause])).toEqual([
+			[1, null],
+			[1, null],
+		]);
+		expect(h.runtime.telemetry.view().counters.unattributedRewrites).toBe(2);
 	});
 
 	it("reads the whole previous prompt from cache on every request between commits", async () => {

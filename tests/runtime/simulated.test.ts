@@ -41,7 +41,7 @@ describe("the runtime driven without Pi", () => {
 					expect(result.stopped, label).toBe(false);
 					expect(result.errors, label).toEqual([]);
 					expect(runtime.telemetry.view().counters.unattributedRewrites, label).toBe(0);
-					for (const r of result.requests) if (r.kind === "rewrite") expect(r.commitSeq, label).not.toBeNull();
+					for (const r of result.requests) if (r.kind === "rewrite") expect(r.cause, label).not.toBeNull();
 					// The fold store can hold every request; the budget holds them once the ladder has a commit behind it.
 					const first = result.requests.findIndex((r) => r.kind === "rewrite");
 					for (const r of first < 0 ? [] : result.requests.slice(first))

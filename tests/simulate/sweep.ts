@@ -60,8 +60,8 @@ function requestChecks(window: number, problems: string[], watch: WindowWatch, m
 		if (request.promptTokens > window)
 			problems.push(`request ${request.at} is ${request.promptTokens} tokens, over the ${window} window`);
 		for (const p of pairingProblems(messages)) problems.push(`request ${request.at}: ${p}`);
-		if (request.kind === "rewrite" && request.commitSeq === null)
-			problems.push(`request ${request.at}: a rewrite with no commit`);
+		if (request.kind === "rewrite" && request.cause === null)
+			problems.push(`request ${request.at}: a rewrite no commit or compaction explains`);
 		watch.request(request.at, messages, moved());
 	};
 }

@@ -7,7 +7,13 @@
 // (lookback.ts), what lets each commit's first request read the unchanged prefix.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allProblems, budgetShortfalls, invariantBreaks, relate } from "../helpers/wire/checks.ts";
+import {
+	allProblems,
+	budgetShortfalls,
+	invariantBreaks,
+	relate,
+	wireObserverDisagreements,
+} from "../helpers/wire/checks.ts";
 import { probeCalls, resultText } from "../helpers/wire/ids.ts";
 import { extraBreakpoints, serveAll, tokensThrough, withoutExtraBreakpoints } from "../helpers/wire/lookback.ts";
 import {
@@ -65,6 +71,7 @@ describe("pi-ai's Anthropic client on the wire (thinking on, 36k window)", () =>
 		expect(agent.at(-1)?.commits ?? 0).toBeGreaterThanOrEqual(4);
 		expect(allProblems(API, agent)).toEqual([]);
 		expect(w.h.runtime.telemetry.view().counters.unattributedRewrites).toBe(0);
+		expect(wireObserverDisagreements(API, agent, w.h.runtime.telemetry.view().wire)).toEqual([]);
 	});
 
 	it("between commits each body extends the previous byte for byte; system and tools never change", () => {

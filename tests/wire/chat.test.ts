@@ -6,7 +6,13 @@
 // identical, an output cap the window allows, right after a commit included.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allProblems, budgetShortfalls, invariantBreaks, outputCap } from "../helpers/wire/checks.ts";
+import {
+	allProblems,
+	budgetShortfalls,
+	invariantBreaks,
+	outputCap,
+	wireObserverDisagreements,
+} from "../helpers/wire/checks.ts";
 import { runStage, stage } from "../helpers/wire/scenario.ts";
 import { SIDE_REPLY } from "../helpers/wire/server.ts";
 import { createWireSession, type WireSession } from "../helpers/wire/session.ts";
@@ -30,6 +36,7 @@ describe("pi-ai's Chat Completions client for a custom provider on the wire (32k
 		expect(agent.at(-1)?.commits ?? 0).toBeGreaterThanOrEqual(4);
 		expect(allProblems(API, agent)).toEqual([]);
 		expect(w.h.runtime.telemetry.view().counters.unattributedRewrites).toBe(0);
+		expect(wireObserverDisagreements(API, agent, w.h.runtime.telemetry.view().wire)).toEqual([]);
 	});
 
 	it("between commits each body extends the previous byte for byte; system and tools never change", () => {

@@ -7,7 +7,7 @@
 // window allows.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allProblems, budgetShortfalls, invariantBreaks } from "../helpers/wire/checks.ts";
+import { allProblems, budgetShortfalls, invariantBreaks, wireObserverDisagreements } from "../helpers/wire/checks.ts";
 import { callsOnWire, probeCalls, resultText } from "../helpers/wire/ids.ts";
 import {
 	expectFoldPeekExpand,
@@ -60,6 +60,7 @@ describe("pi-ai's OpenAI Responses client on the wire (32k window)", () => {
 		expect(agent.at(-1)?.commits ?? 0).toBeGreaterThanOrEqual(3);
 		expect(allProblems(API, agent)).toEqual([]);
 		expect(w.h.runtime.telemetry.view().counters.unattributedRewrites).toBe(0);
+		expect(wireObserverDisagreements(API, agent, w.h.runtime.telemetry.view().wire)).toEqual([]);
 	});
 
 	it("between commits each body extends the previous byte for byte; system and tools never change", () => {

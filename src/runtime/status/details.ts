@@ -56,9 +56,19 @@ function observerLines(m: StatusModel): string[] {
 	return [
 		`Requests ${m.telemetry.baseline}: ${c.requests}`,
 		`  ${c.appends} only added messages to the previous request (its cache stays valid)`,
-		`  ${c.identical} repeated it exactly; ${c.rewrites} changed earlier messages, each at a commit`,
-		`  ${c.unattributedRewrites} changed earlier messages with no commit to explain it (should be 0)`,
+		`  ${c.identical} repeated it exactly; ${c.rewrites} changed earlier messages, the prompt or the tools`,
+		`  ${c.unattributedRewrites} of those changes no commit or compaction explains (should be 0)`,
 		`  ${c.providerCacheMisses} missed the provider's cache with nothing changed (the provider's doing)`,
+		...wireLines(m.telemetry.wire),
+	];
+}
+
+/** The same measurement on each request body as it left for the provider, where the host shows it. */
+function wireLines(wire: StatusModel["telemetry"]["wire"]): string[] {
+	if (!wire) return [];
+	return [
+		`Request bodies as they left for the provider: ${wire.requests}`,
+		`  ${wire.appends} only added to the previous body; ${wire.rewrites} changed it, ${wire.unattributedRewrites} with nothing to explain it (should be 0)`,
 	];
 }
 

@@ -37,8 +37,12 @@ function headline(m: StatusModel): string[] {
 	const lines = [
 		`Folds: ${m.folds.length} (${m.collapsed} collapsed, ${m.folds.length - m.collapsed} expanded; ${snap.lattice.roots.length} top-level) · pending marks: ${snap.state.pendingMarks.size} (${m.scheduling.mode} scheduling)`,
 		`Window: ${used} · serving budget ${fmt(budget.budgetTokens)} tokens (total ${fmt(budget.totalWindow)} from ${budget.totalWindowSource} − output reservation ${fmt(budget.outputReservation)})`,
-		`Requests ${t.baseline}: ${c.requests} · pure appends ${c.appends} · identical ${c.identical} · rewrites ${c.rewrites} (unattributed ${c.unattributedRewrites}) · provider-side cache misses ${c.providerCacheMisses}`,
+		`Requests ${t.baseline} (system prompt, tools and messages digested): ${c.requests} · pure appends ${c.appends} · identical ${c.identical} · rewrites ${c.rewrites} (unattributed ${c.unattributedRewrites}) · provider-side cache misses ${c.providerCacheMisses}`,
 	];
+	if (t.wire)
+		lines.push(
+			`On the wire (each body as it left): ${t.wire.requests} · pure appends ${t.wire.appends} · rewrites ${t.wire.rewrites} (unattributed ${t.wire.unattributedRewrites})`,
+		);
 	const last = t.commit;
 	lines.push(
 		last

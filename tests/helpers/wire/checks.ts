@@ -137,3 +137,26 @@ export function budgetShortfalls(
 export function allProblems(api: WireApi, agent: readonly { request: WireRequest }[]): string[] {
 	return agent.flatMap(({ request }, i) => problemsOf(api, request.body).map((p) => `request ${i}: ${p}`));
 }
+
+/**
+ * Where pi-fold's wire observer (the body as it left, after pi-fold's own body edits) disagrees with
+ * this file's own reading of the recorded bodies: it must have seen every agent request, count as many
+ * rewrites as `relate` finds between consecutive ones, and explain every one of them.
+ */
+export function wireObserverDisagreements(
+	api: WireApi,
+	agent: readonly { request: WireRequest }[],
+	wire: { requests: number; rewrites: number; unattributedRewrites: number } | null,
+): string[] {
+	if (!wire) return ["the wire observer saw no request"];
+	const rewrites = agent.filter(
+		(a, i) =>
+			i > 0 && relate(api, (agent[i - 1] as { request: WireRequest }).request.body, a.request.body).kind === "rewrite",
+	).length;
+	const out: string[] = [];
+	if (wire.requests < agent.length) out.push(`the wire observer saw ${wire.requests} of ${agent.length} requests`);
+	if (wire.rewrites !== rewrites)
+		out.push(`the wire observer counted ${wire.rewrites} rewrites, the bodies show ${rewrites}`);
+	if (wire.unattributedRewrites !== 0) out.push(`${wire.unattributedRewrites} wire rewrites unattributed`);
+	return out;
+}
