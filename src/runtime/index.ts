@@ -1,6 +1,6 @@
 // Runtime layer: the per-session folding controller with no host of its own (it imports nothing
-// from Pi): decisions, the boundary commit, the fence's measurement, compaction and blocking-tool
-// decisions, the context tool's actions, status, telemetry, receipts, evidence ingestion and the
+// from Pi): decisions, the boundary commit (commit/), the fence's measurement, compaction decisions,
+// the context tool's actions, status, telemetry, receipts, evidence ingestion and the
 // suggestion registry. A host adapter (src/pi) or the simulator (src/simulate) supplies a `Host`.
 
 export type { ActionInput, ActionResult, ToolArgs } from "./actions/index.ts";
@@ -15,7 +15,6 @@ export {
 } from "./actions/index.ts";
 export { adoptHeld } from "./adopt.ts";
 export { bindingProblem, ensureBound, readBoundSource } from "./bound-source.ts";
-export type { Occupancy } from "./boundary.ts";
 export { type BranchViewInput, branchViewOf, type EntryView, recordsOf } from "./branch-view.ts";
 export { candidatesFor } from "./candidates.ts";
 export {
@@ -29,7 +28,15 @@ export {
 	processChainKey,
 } from "./chain-key.ts";
 export { FOLD_COMMAND_VERBS, type FoldCommandReply, runFoldCommand } from "./command.ts";
-export { type CommitBody, planEdits } from "./edit-plan.ts";
+export {
+	COMMIT_REASON_MAX_CHARS,
+	type CommitBody,
+	type Occupancy,
+	planEdits,
+	RECEIPT_MAX_CHARS,
+	receiptText,
+	receiptType,
+} from "./commit/index.ts";
 export {
 	createEvidenceIngestor,
 	DEFAULT_EVIDENCE_THRESHOLD_BYTES,
@@ -52,11 +59,9 @@ export type {
 	SessionLocation,
 	SourceStore,
 } from "./ports.ts";
-export { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
 export {
 	BOUNDARY_NAMES,
 	type BoundaryKind,
-	COMMIT_REASON_MAX_CHARS,
 	FoldRuntime,
 	type StoreFactory,
 } from "./runtime.ts";

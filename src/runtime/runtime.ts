@@ -11,7 +11,6 @@ import { derivedNames, type ResolvedOptions } from "../options/index.ts";
 import {
 	budgetFor,
 	buildSnapshot,
-	type CommitPrediction,
 	type FenceVerdict,
 	fence,
 	requestMessageTokens,
@@ -21,23 +20,21 @@ import {
 import type { RequestObservation, Usage } from "../projection/index.ts";
 import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
 import { FoldStore, resolveStoreDir } from "../store/index.ts";
-import {
-	commitActor,
-	commitBody,
-	compactedMarks,
-	freedTokens,
-	ladderDecisions,
-	type Occupancy,
-	placeMarks,
-} from "./boundary.ts";
 import { chainKeyFor, processChainKey } from "./chain-key.ts";
+import {
+	boundaryInput,
+	type CommitOutcome,
+	compactedMarks,
+	type Occupancy,
+	RECEIPT_MAX_CHARS,
+	receiptText,
+	receiptType,
+	runCommit,
+} from "./commit/index.ts";
 import { compactionDecision } from "./compaction.ts";
-import { type CommitBody, planEdits } from "./edit-plan.ts";
 import { newestUnitName, RequestEstimator } from "./fence.ts";
-import { firstEdit, gateAt, rescued } from "./gates.ts";
 import { inEstimatedTokens, SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
-import { RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
 import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
 import { type CompactionNote, Telemetry } from "./telemetry.ts";
 import { messagesBeforeFirst } from "./window-position.ts";
@@ -53,9 +50,6 @@ export const BOUNDARY_NAMES: Record<BoundaryKind, string> = {
 	turn_end: "end of a turn",
 	settle: "end of the agent's run",
 };
-
-/** Longest commit reason a record carries. */
-export const COMMIT_REASON_MAX_CHARS = 400;
 
 export class FoldRuntime {
 	options: ResolvedOptions;
@@ -191,8 +185,8 @@ export class FoldRuntime {
 			this.reportRefusals(host);
 			this.dropCompactedMarks(host);
 			const hint: Actor = this.actors.has("agent") || this.actors.size === 0 ? "agent" : "human";
-			const body = await this.commitAt(host, BOUNDARY_NAMES[at], this.occupancy(host, nextRequest), hint);
-			return body ? this.drafts(body) : undefined;
+			const planned = await this.commitAt(host, BOUNDARY_NAMES[at], this.occupancy(host, nextRequest), hint);
+			return planned ? this.drafts(planned) : undefined;
 		});
 	}
 
@@ -233,76 +227,35 @@ export class FoldRuntime {
 		}
 	}
 
-	/** One boundary pass: snapshot, gate, record the ladder, place marks, plan the edits, the commit. */
-	private async commitAt(host: Host, reason: string, occupancy: Occupancy, hint: Actor) {
-		const epoch = this.options.foldScheduling !== "immediate";
-		const store = this.store(host);
-		const snap0 = this.snapshot(host);
-		const dry = await planEdits(snap0, store, this.options, reason, hint);
-		// The policies work in estimated tokens: the budget they read is the provider's over the calibration.
-		const scaled = inEstimatedTokens(snap0, this.meter.calibration);
-		const paused = this.pauseReason() !== null;
-		const context = { host, options: this.options, meter: this.meter, occupancy, paused };
-		const g = rescued(scaled, occupancy, gateAt(context, scaled, firstEdit(snap0, dry.commit?.edits)), {
-			paused,
-			toolName: this.options.toolName,
+	/** One boundary pass through the commit pipeline (commit/pipeline.ts). */
+	private commitAt(host: Host, at: string, occupancy: Occupancy, hint: Actor): Promise<CommitOutcome | null> {
+		const snap = this.snapshot(host);
+		const input = boundaryInput({
+			host,
+			options: this.options,
+			meter: this.meter,
+			snap,
+			// The policies work in estimated tokens: the budget they read is the provider's over the calibration.
+			scaled: inEstimatedTokens(snap, this.meter.calibration),
+			occupancy,
+			paused: this.pauseReason() !== null,
+			hint,
+			at,
 		});
-		this.telemetry.recordSchedule({
-			at: reason,
-			commit: g.plan.commit,
-			reason: g.plan.reason,
-			occupancyTokens: occupancy.tokens,
-			occupancySource: occupancy.source,
-			waiting: g.plan.waiting,
+		return runCommit(input, {
+			store: this.store(host),
+			decide: (body) => {
+				this.decide(host, body);
+			},
+			snapshot: () => this.snapshot(host),
+			recordSchedule: (note) => this.telemetry.recordSchedule(note),
+			notifyOnce: (key, message, level) => this.notifyOnce(host, key, message, level),
+			reportCommitRefusals: (refused) => this.reportCommitRefusals(host, refused),
 		});
-		if (!g.plan.commit) return null;
-		const ladder = await ladderDecisions(host, store, snap0, g.proposals, this.options, g.modelBrief);
-		for (const body of ladder.bodies) this.decide(host, body);
-		const snap1 = this.snapshot(host);
-		const placed = epoch
-			? placeMarks(snap1, [...g.plan.apply, ...ladder.ids], g.plan.refused)
-			: { snap: snap1, applied: [], refused: g.plan.refused.map((r) => ({ foldId: r.id, reason: r.reason })) };
-		const actor = commitActor(snap1, placed.applied, dry.commit !== null, hint);
-		const commitReason = `${reason}: ${g.plan.reason}`.slice(0, COMMIT_REASON_MAX_CHARS);
-		const edits = await planEdits(placed.snap, store, this.options, commitReason, actor);
-		this.reportCommitRefusals(host, edits.refused);
-		for (const r of placed.refused)
-			this.notifyOnce(
-				host,
-				`mark:${r.foldId}:${r.reason}`,
-				`mark ${r.foldId} refused at commit: ${r.reason}`,
-				"warning",
-			);
-		if (!edits.commit && placed.applied.length === 0 && placed.refused.length === 0) return null;
-		const body = commitBody({
-			edits: edits.commit?.body ?? null,
-			before: snap1,
-			placed,
-			ladder,
-			epoch,
-			actor,
-			reason: commitReason,
-			prediction: g.prediction,
-		});
-		return {
-			body,
-			drafts: edits.commit?.drafts ?? [],
-			snap: snap1,
-			ladder: ladder.ids,
-			freed: freedTokens(g.marks, placed, ladder),
-			prediction: g.prediction,
-		};
 	}
 
 	/** The proposal's drafts: the edits, the chained commit record and (automatic commits) the receipt. */
-	private drafts(planned: {
-		body: CommitBody;
-		drafts: BoundaryDraft[];
-		snap: Snapshot;
-		ladder: readonly string[];
-		freed: number;
-		prediction?: CommitPrediction | null;
-	}): BoundaryDraft[] {
+	private drafts(planned: CommitOutcome): BoundaryDraft[] {
 		const { body, snap } = planned;
 		const record = this.log.chain(body, snap.state.lastDigest);
 		this.actors.clear();

@@ -11,7 +11,6 @@
 // mark) cannot be foreseen; such a commit rewrites from where it changes, as any rewrite would.
 // Pure over the snapshot.
 
-import type { FoldRecord } from "../lattice/index.ts";
 import type { ResolvedOptions } from "../options/index.ts";
 import {
 	CONSOLIDATE_OCCUPANCY,
@@ -23,9 +22,7 @@ import {
 	toolProposals,
 	windowTokens,
 } from "../policy/index.ts";
-import { editsToCommit, impliedEdits, renderPlaceholder } from "../projection/index.ts";
-import { briefContent } from "./edit-plan.ts";
-import { managedTargets } from "./restores.ts";
+import { pendingEditFrom } from "./commit/index.ts";
 
 /** Where the stable prefix ends, and what could touch the entry after it. */
 export interface StablePrefix {
@@ -37,30 +34,10 @@ export interface StablePrefix {
 	readonly by: string;
 }
 
-/** The first entry whose edit in force differs from what the state implies (a decision not yet committed). */
-function firstPendingEdit(snap: Snapshot, options: ResolvedOptions): number {
-	const { view, lattice } = snap;
-	const index = new Map(view.transcript.map((e, i) => [e.id, i]));
-	const messages = new Map(view.transcript.map((e) => [e.id, e.message]));
-	const implied = impliedEdits({
-		lattice,
-		expanded: snap.state.expanded,
-		placeholder: (id) => {
-			const fold = lattice.get(id)?.record as FoldRecord;
-			return briefContent(messages.get(fold.leafIds[0] ?? ""), renderPlaceholder(fold, options)) as string;
-		},
-		managed: managedTargets(snap),
-		original: (target) => messages.get(target)?.content,
-	}).filter((edit) => !view.foreign.has(edit.targetId));
-	let first = Number.POSITIVE_INFINITY;
-	for (const edit of editsToCommit(implied, view.inForce)) first = Math.min(first, index.get(edit.targetId) ?? first);
-	return first;
-}
-
 /** The stable prefix of `snap`: where the first entry the next commit could change sits. */
 export function stablePrefix(snap: Snapshot, options: ResolvedOptions): StablePrefix {
 	const entries = snap.view.transcript;
-	const candidates: [number, string][] = [[firstPendingEdit(snap, options), "decision"]];
+	const candidates: [number, string][] = [[pendingEditFrom(snap, options) ?? entries.length, "decision"]];
 	for (const mark of snap.state.pendingMarks.values()) {
 		const span = spanOf(snap, mark.fold.leafIds);
 		if (span) candidates.push([span.start, "mark"]);

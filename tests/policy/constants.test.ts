@@ -30,7 +30,7 @@ import {
 	servingBudget,
 	TAIL_IMMEDIATE_MESSAGES,
 } from "../../src/policy/index.ts";
-import { KEEP_RAW_MAX_BUDGET_SHARE } from "../../src/runtime/cost-gate.ts";
+import { KEEP_RAW_MAX_BUDGET_SHARE } from "../../src/runtime/commit/cost-gate.ts";
 import { RECEIPT_MAX_CHARS, receiptText } from "../../src/runtime/index.ts";
 import { FRESH_TAIL_MAX_BUDGET_SHARE, FRESH_TAIL_MIN_UNITS, FRESH_TAIL_UNITS } from "../../src/transcript/index.ts";
 

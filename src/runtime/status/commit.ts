@@ -5,8 +5,7 @@
 
 import type { FoldKind } from "../../lattice/index.ts";
 import { PLACEHOLDER_TOKENS_ESTIMATE, requestMessageTokens, type Snapshot } from "../../policy/index.ts";
-import type { CommitBody } from "../edit-plan.ts";
-import { arithmetic } from "../receipt.ts";
+import { arithmetic, type CommitBody } from "../commit/index.ts";
 import type { CommitNote } from "../telemetry.ts";
 
 /** What one commit did, ready to render. */

@@ -5,18 +5,18 @@
 // Every draft targets an entry on the active branch, or nothing is proposed. Async only for the
 // verified reads (restores.ts).
 
-import type { FoldRecord } from "../lattice/index.ts";
-import type { Snapshot } from "../policy/index.ts";
+import type { FoldRecord } from "../../lattice/index.ts";
+import type { Snapshot } from "../../policy/index.ts";
 import {
 	editsToCommit,
 	type ImpliedEdit,
 	impliedEdits,
 	type PlaceholderNames,
 	renderPlaceholder,
-} from "../projection/index.ts";
-import type { Actor, DecisionBody } from "../state/index.ts";
-import type { TranscriptEntry } from "../transcript/index.ts";
-import type { ContextEditDraft, SourceStore } from "./ports.ts";
+} from "../../projection/index.ts";
+import type { Actor, DecisionBody } from "../../state/index.ts";
+import type { TranscriptEntry } from "../../transcript/index.ts";
+import type { ContextEditDraft, SourceStore } from "../ports.ts";
 import { managedTargets, resolveRestores } from "./restores.ts";
 
 /** A commit's record body (the `commit` decision). */

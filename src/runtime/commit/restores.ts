@@ -4,12 +4,12 @@
 // its result never separate) and the fold is listed as refused, naming why. A tool result whose
 // call a compaction took away stays omitted. Async only for reads.
 
-import { errorMessage } from "../common/index.ts";
-import type { FoldRecord } from "../lattice/index.ts";
-import type { Snapshot } from "../policy/index.ts";
-import type { Replacement } from "../projection/index.ts";
-import { readBoundSource } from "./bound-source.ts";
-import type { SourceStore } from "./ports.ts";
+import { errorMessage } from "../../common/index.ts";
+import type { FoldRecord } from "../../lattice/index.ts";
+import type { Snapshot } from "../../policy/index.ts";
+import type { Replacement } from "../../projection/index.ts";
+import { readBoundSource } from "../bound-source.ts";
+import type { SourceStore } from "../ports.ts";
 
 /** Restores must converge in this many rounds (each round collapses at least one fold). */
 const MAX_ROUNDS = 64;

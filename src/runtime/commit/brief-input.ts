@@ -5,9 +5,9 @@
 // character cap (which would keep the oldest detail and drop the rest). Each collapsed fold stands
 // as one entry with the id and role of its first leaf and the placeholder as its text. Pure.
 
-import type { Snapshot } from "../policy/index.ts";
-import { type PlaceholderNames, renderPlaceholder } from "../projection/index.ts";
-import type { TranscriptEntry } from "../transcript/index.ts";
+import type { Snapshot } from "../../policy/index.ts";
+import { type PlaceholderNames, renderPlaceholder } from "../../projection/index.ts";
+import type { TranscriptEntry } from "../../transcript/index.ts";
 
 /** Entries [start, end) of the transcript as the window shows them (collapsed folds as placeholders). */
 export function shownSpan(snap: Snapshot, start: number, end: number, names: PlaceholderNames): TranscriptEntry[] {

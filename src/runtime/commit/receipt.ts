@@ -5,7 +5,7 @@
 // automatic ladder commits) carry one; an immediate commit of the agent's own decisions does not,
 // since the agent's tool result already said what it decided. Pure.
 
-import type { DecisionBody } from "../state/index.ts";
+import type { DecisionBody } from "../../state/index.ts";
 
 /** A receipt never exceeds this many characters. */
 export const RECEIPT_MAX_CHARS = 400;

@@ -1,38 +1,33 @@
-// The gate of a boundary, as one choice among the scheduling modes: the cost policy's (cost-gate.ts)
-// or the spec's immediate/epoch scheduler's (boundary.ts `gate`, with the peek batches that ride any
-// commit), each giving the plan, the marks' view, the ladder's proposals, which proposals get a
-// model-written brief and the commit's prediction; then the rescue, when even that commit would
-// leave the next request over the budget. Pure over the snapshot and the meter.
+// Step 2 of the commit pipeline (pipeline.ts): does this boundary commit, and what. One choice among
+// the scheduling modes: the cost policy's gate (cost-gate.ts), or the spec's immediate/epoch
+// scheduler (src/policy `planCommit`, with the peek batches that ride any commit); each gives the
+// plan, the marks' view, the ladder's proposals, which proposals get a model-written brief and the
+// commit's prediction. Then the rescue, when even that commit would leave the next request over the
+// budget. Pure over the boundary's input.
 
-import type { ResolvedOptions } from "../options/index.ts";
 import {
 	type CommitPrediction,
+	chapterProposals,
+	consolidationProposals,
+	ladderInput,
 	type MarkView,
+	markViews,
 	PRESSURE_BACKSTOP_OCCUPANCY,
 	type Proposal,
+	peekedFolds,
+	planCommit,
 	RESCUE_TARGET_SHARE,
 	RESCUE_TRIGGER_SHARE,
 	rescueProposals,
 	type SchedulePlan,
-	type Snapshot,
 	shownTokens,
+	toolProposals,
 	windowTokens,
-} from "../policy/index.ts";
-import type { Unit } from "../transcript/index.ts";
-import { expandSinceCommit, gate, type Occupancy, peekRiders } from "./boundary.ts";
+} from "../../policy/index.ts";
+import type { Unit } from "../../transcript/index.ts";
+import { type BoundaryInput, expandSinceCommit } from "./boundary-input.ts";
 import { costGate } from "./cost-gate.ts";
 import { lookedAt } from "./looked-at.ts";
-import type { SessionMeter } from "./meter.ts";
-import type { Host } from "./ports.ts";
-
-export interface GateContext {
-	readonly host: Host;
-	readonly options: ResolvedOptions;
-	readonly meter: SessionMeter;
-	readonly occupancy: Occupancy;
-	/** Automatic folding paused (a refused record): only explicit decisions commit. */
-	readonly paused: boolean;
-}
 
 /** What a gate decided at one boundary. */
 export interface GateResult {
@@ -46,28 +41,61 @@ export interface GateResult {
 	readonly prediction: CommitPrediction | null;
 }
 
+/** The spec's immediate/epoch scheduler over the ladder's rungs, and the peek batches that ride its commit. */
+function specGate(input: BoundaryInput, mode: "immediate" | "epoch"): GateResult {
+	const snap = input.scaled;
+	const decisionsPending = input.pendingFrom !== null;
+	const tokens = windowTokens(snap);
+	const ladder = ladderInput(snap, input.options, tokens, input.occupancy.tokens / snap.budget.budgetTokens);
+	const marks = markViews(snap, tokens);
+	const plan = planCommit({
+		mode,
+		budget: snap.budget,
+		occupancyTokens: input.occupancy.tokens,
+		entryCount: snap.view.transcript.length,
+		marks,
+		decisionsPending,
+		// Only an expand still waiting for the window opens the epoch (a refused restore does not keep it open).
+		expandPending: decisionsPending && expandSinceCommit(snap),
+		tools: toolProposals(ladder),
+		chapters: chapterProposals(ladder),
+		consolidations: consolidationProposals(ladder),
+		paused: input.paused,
+	});
+	const taken = [...plan.ladder, ...marks];
+	const riders = input.options.foldPeekResults
+		? toolProposals(ladder).filter((p) => {
+				const unit = snap.units.find((u) => u.start === p.start);
+				if (!unit || !peekedFolds(unit, snap.view.transcript, input.options.toolName)) return false;
+				return !taken.some((q) => q.start < p.end && p.start < q.end);
+			})
+		: [];
+	return { plan, marks, proposals: [...plan.ladder, ...riders], modelBrief: () => true, prediction: null };
+}
+
 /** The gate of this boundary: the cost policy's, or the spec's immediate/epoch scheduler's. */
-/**
- * `pendingFrom`: the transcript index of the first edit the decisions already recorded imply (an
- * expand, a rebrief, an immediate fold), or null when the window matches the state.
- */
-export function gateAt(c: GateContext, snap: Snapshot, pendingFrom: number | null): GateResult {
-	const decisionsPending = pendingFrom !== null;
-	const mode = c.options.foldScheduling;
-	if (mode === "cost") {
-		const expandPending = decisionsPending && expandSinceCommit(snap);
-		const g = costGate({ ...c, snap, decisionsPending, expandPending, pendingFrom });
-		return {
-			plan: g.plan,
-			marks: g.marks,
-			proposals: g.plan.ladder,
-			modelBrief: g.modelBrief,
-			prediction: g.plan.prediction,
-		};
-	}
-	const g = gate(snap, { ...c.options, foldScheduling: mode }, c.occupancy, decisionsPending, c.paused);
-	const proposals = [...g.plan.ladder, ...peekRiders(snap, g, c.options)];
-	return { plan: g.plan, marks: g.marks, proposals, modelBrief: () => true, prediction: null };
+export function gateOf(input: BoundaryInput): GateResult {
+	const mode = input.options.foldScheduling;
+	if (mode !== "cost") return specGate(input, mode);
+	const decisionsPending = input.pendingFrom !== null;
+	const g = costGate({
+		snap: input.scaled,
+		options: input.options,
+		occupancy: input.occupancy,
+		meter: input.meter,
+		host: input.host,
+		decisionsPending,
+		expandPending: decisionsPending && expandSinceCommit(input.scaled),
+		pendingFrom: input.pendingFrom,
+		paused: input.paused,
+	});
+	return {
+		plan: g.plan,
+		marks: g.marks,
+		proposals: g.plan.ladder,
+		modelBrief: g.modelBrief,
+		prediction: g.plan.prediction,
+	};
 }
 
 /**
@@ -77,13 +105,10 @@ export function gateAt(c: GateContext, snap: Snapshot, pendingFrom: number | nul
  * rescue.ts), oldest first, join it around what it folds, down to RESCUE_TARGET_SHARE of the budget
  * (over the budget, with every mark still waiting). Automatic folding paused: no rescue.
  */
-export function rescued(
-	snap: Snapshot,
-	occupancy: Occupancy,
-	g: GateResult,
-	options: { readonly paused: boolean; readonly toolName: string },
-): GateResult {
-	if (options.paused) return g;
+export function rescued(input: BoundaryInput, g: GateResult): GateResult {
+	if (input.paused) return g;
+	const snap = input.scaled;
+	const { occupancy } = input;
 	const budget = snap.budget.budgetTokens;
 	// The occupancy is the next request itself (the boundary preview): the hard limit applies to it,
 	// with what the commit restores (an expand decided since the last commit) on top.
@@ -95,7 +120,7 @@ export function rescued(
 	if (!over && !(forced && next >= RESCUE_TRIGGER_SHARE * budget)) return g;
 	const target = RESCUE_TARGET_SHARE * budget;
 	// Short of the hard limit, what the agent chose to look at stays: expanded folds and their peeks.
-	const keep = over ? undefined : (unit: Unit) => lookedAt(snap, unit, options.toolName);
+	const keep = over ? undefined : (unit: Unit) => lookedAt(snap, unit, input.options.toolName);
 	// Over the hard limit, marks still waiting (for the fresh tail) land too: the rescue folds the
 	// tail down to the unit in use anyway, and never repeats a pending mark's span, so only the mark can.
 	const marks = over ? g.marks.filter((m) => m.protectedBy === null && !g.plan.apply.includes(m.id)) : [];
@@ -122,10 +147,7 @@ export function rescued(
 	return { ...g, plan, proposals: [...g.proposals, ...rescue], prediction: null };
 }
 
-/** The transcript index of the first of `edits` (an omitted receipt sits before the entry after it), or null. */
-export function firstEdit(snap: Snapshot, edits: readonly { targetId: string }[] | undefined): number | null {
-	if (!edits || edits.length === 0) return null;
-	const index = new Map(snap.view.transcript.map((e, i) => [e.id, i]));
-	for (const r of snap.view.receipts ?? []) index.set(r.id, r.before);
-	return Math.min(...edits.map((e) => index.get(e.targetId) ?? snap.view.transcript.length));
+/** Step 2: the gate of the boundary, then the rescue. */
+export function gate(input: BoundaryInput): GateResult {
+	return rescued(input, gateOf(input));
 }

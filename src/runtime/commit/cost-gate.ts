@@ -8,8 +8,8 @@
 // into its commit; a custom summarizer's always, unpriced); the cache is cold when
 // the last request is older than its lifetime. Pure over the snapshot and the meter.
 
-import { SUMMARY_INPUT_MAX_CHARS, SUMMARY_MAX_OUTPUT_TOKENS } from "../briefs/index.ts";
-import type { ResolvedOptions } from "../options/index.ts";
+import { SUMMARY_INPUT_MAX_CHARS, SUMMARY_MAX_OUTPUT_TOKENS } from "../../briefs/index.ts";
+import type { ResolvedOptions } from "../../options/index.ts";
 import {
 	briefRequestCost,
 	type CostPlan,
@@ -28,10 +28,10 @@ import {
 	toolProposals,
 	type WindowTokens,
 	windowTokens,
-} from "../policy/index.ts";
-import type { Occupancy } from "./boundary.ts";
-import type { SessionMeter } from "./meter.ts";
-import type { Host } from "./ports.ts";
+} from "../../policy/index.ts";
+import type { SessionMeter } from "../meter.ts";
+import type { Host } from "../ports.ts";
+import type { Occupancy } from "./boundary-input.ts";
 
 /** The keep-raw floor is at most this share of the serving budget (small windows keep less raw). */
 export const KEEP_RAW_MAX_BUDGET_SHARE = 0.25;

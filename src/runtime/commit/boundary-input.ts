@@ -1,0 +1,83 @@
+// What one boundary pass starts from (the first value of the commit pipeline, pipeline.ts): the
+// snapshot of the branch, the same with the budget in estimated tokens (what the policies read),
+// the estimated size of the next request, whether automatic folding is paused, who the commit is
+// likely for, and where the decisions already recorded first change the window. That last one is
+// found without reading the fold store: the edits the state implies, each restore taken as the
+// entry's own content, against the edits in force (the edit plan reads the verified sources once,
+// at the end of the pipeline). Pure over the snapshot.
+
+import type { FoldRecord } from "../../lattice/index.ts";
+import type { ResolvedOptions } from "../../options/index.ts";
+import type { Snapshot } from "../../policy/index.ts";
+import { editsToCommit, impliedEdits, type PlaceholderNames, renderPlaceholder } from "../../projection/index.ts";
+import type { Actor } from "../../state/index.ts";
+import type { SessionMeter } from "../meter.ts";
+import type { Host } from "../ports.ts";
+import { briefContent } from "./edit-plan.ts";
+import { managedTargets } from "./restores.ts";
+
+/** The estimated size of the next request and where the estimate came from. */
+export interface Occupancy {
+	readonly tokens: number;
+	readonly source: string;
+	/** Of `tokens`, the system prompt's (always the request's first, cached bytes). */
+	readonly systemTokens?: number;
+}
+
+/** What one boundary pass reads: the first value of the commit pipeline. */
+export interface BoundaryInput {
+	readonly host: Host;
+	readonly options: ResolvedOptions;
+	readonly meter: SessionMeter;
+	/** The branch now, with the provider's serving budget. */
+	readonly snap: Snapshot;
+	/** The same with the budget in estimated tokens (the calibration applied): what the policies read. */
+	readonly scaled: Snapshot;
+	readonly occupancy: Occupancy;
+	/** Automatic folding paused (a refused record): only explicit decisions commit. */
+	readonly paused: boolean;
+	/** Who a commit of decisions is attributed to when no mark says otherwise. */
+	readonly hint: Actor;
+	/** Where the boundary is, in words ("end of a turn"). */
+	readonly at: string;
+	/** Transcript index of the first edit the recorded decisions imply (an expand, a rebrief, an immediate fold), or null. */
+	readonly pendingFrom: number | null;
+}
+
+/** Index of the first transcript entry whose edit in force differs from what the state implies, or null. */
+export function pendingEditFrom(snap: Snapshot, names: PlaceholderNames): number | null {
+	const { view, lattice } = snap;
+	const index = new Map(view.transcript.map((e, i) => [e.id, i]));
+	const messages = new Map(view.transcript.map((e) => [e.id, e.message]));
+	const implied = impliedEdits({
+		lattice,
+		expanded: snap.state.expanded,
+		placeholder: (id) => {
+			const fold = lattice.get(id)?.record as FoldRecord;
+			return briefContent(messages.get(fold.leafIds[0] ?? ""), renderPlaceholder(fold, names)) as string;
+		},
+		managed: managedTargets(snap),
+		original: (target) => messages.get(target)?.content,
+	}).filter((edit) => !view.foreign.has(edit.targetId));
+	let first: number | null = null;
+	for (const edit of editsToCommit(implied, view.inForce)) {
+		const at = index.get(edit.targetId);
+		if (at !== undefined && (first === null || at < first)) first = at;
+	}
+	return first;
+}
+
+/** Whether an expand or refold was decided since the branch's last commit record. */
+export function expandSinceCommit(snap: Snapshot): boolean {
+	for (let i = snap.view.records.length - 1; i >= 0; i--) {
+		const kind = (snap.view.records[i]?.data as { kind?: unknown } | null)?.kind;
+		if (kind === "commit") return false;
+		if (kind === "expand" || kind === "refold") return true;
+	}
+	return false;
+}
+
+/** The pipeline's first value for `host` now. */
+export function boundaryInput(parts: Omit<BoundaryInput, "pendingFrom">): BoundaryInput {
+	return { ...parts, pendingFrom: pendingEditFrom(parts.snap, parts.options) };
+}

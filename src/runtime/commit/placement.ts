@@ -1,0 +1,60 @@
+// Step 4 of the commit pipeline (pipeline.ts): the marks a commit applies, placed as folds one at a
+// time on the state after the ladder's decisions were recorded; a mark that does not nest with the
+// folds placed before it is refused by name, and the plan's own refusals (protected evidence) come
+// along. Also: the pending marks a native compaction left with nothing to fold. Pure.
+
+import { errorMessage } from "../../common/index.ts";
+import { Lattice } from "../../lattice/index.ts";
+import { buildSnapshot, type SchedulePlan, type Snapshot } from "../../policy/index.ts";
+import type { FoldState } from "../../state/index.ts";
+
+/** Pending marks naming an entry no longer in the context (a native compaction summarized it). */
+export function compactedMarks(snap: Snapshot): string[] {
+	const inContext = new Set(snap.view.transcript.map((e) => e.id));
+	return [...snap.state.pendingMarks]
+		.filter(([, mark]) => mark.fold.leafIds.some((id) => !inContext.has(id)))
+		.map(([id]) => id);
+}
+
+/** The state after a commit places the marks it applies (epoch), with what applied and what refused. */
+export interface PlacedMarks {
+	readonly snap: Snapshot;
+	readonly applied: string[];
+	readonly refused: { foldId: string; reason: string }[];
+}
+
+/** No mark placed: immediate scheduling, where a fold is recorded as a fold; only the plan's refusals. */
+export function noMarks(snap: Snapshot, refusedByPlan: SchedulePlan["refused"]): PlacedMarks {
+	return { snap, applied: [], refused: refusedByPlan.map((r) => ({ foldId: r.id, reason: r.reason })) };
+}
+
+/** Step 4: places the marks the commit applies as folds, one at a time (a mark that does not nest refuses by name). */
+export function placeMarks(
+	snap: Snapshot,
+	apply: readonly string[],
+	refusedByPlan: SchedulePlan["refused"],
+): PlacedMarks {
+	const refused = refusedByPlan.map((r) => ({ foldId: r.id, reason: r.reason }));
+	const folds = new Map(snap.state.folds);
+	// Folds whose entries left the context (a native compaction summarized them) stay in the state,
+	// peekable, but a mark only has to nest with the folds that are placed on this transcript.
+	const unplaced = new Set(snap.unplaced.map((u) => u.id));
+	const placedFolds = () => [...folds.values()].filter((f) => !unplaced.has(f.id));
+	const pending = new Map(snap.state.pendingMarks);
+	const applied: string[] = [];
+	for (const r of refused) pending.delete(r.foldId);
+	for (const id of apply) {
+		const mark = pending.get(id);
+		if (!mark) continue;
+		try {
+			Lattice.build(snap.view.transcript, [...placedFolds(), mark.fold]);
+			folds.set(id, mark.fold);
+			applied.push(id);
+		} catch (error) {
+			refused.push({ foldId: id, reason: `does not nest with the folds in force: ${errorMessage(error)}` });
+		}
+		pending.delete(id);
+	}
+	const state: FoldState = { ...snap.state, folds, pendingMarks: pending };
+	return { snap: buildSnapshot(snap.view, state, snap.known, snap.budget), applied, refused };
+}
