@@ -43,6 +43,12 @@ export function timeRange(from: number | undefined, to: number | undefined): str
 	return sameDay ? `${a.slice(11, 16)}-${b.slice(11, 16)} UTC` : `${day(a)}-${day(b)} UTC`;
 }
 
+/** A brief without the listing of the folds it holds: a listing line quotes a child's own words, not its listing. */
+export function ownSummary(brief: string): string {
+	const at = brief.indexOf(" Holds ");
+	return at > 0 && /^ Holds \d+ folds \(/.test(brief.slice(at)) ? brief.slice(0, at) : brief;
+}
+
 /** One nested fold's line, at most `budget` characters (its handle always whole). */
 function line(c: NestedCoverage, budget: number): string {
 	const facts = [`${c.entries} ${c.entries === 1 ? "entry" : "entries"}`];
@@ -54,7 +60,7 @@ function line(c: NestedCoverage, budget: number): string {
 	const tail = ` (${facts.join(", ")})`;
 	const room = budget - head.length - tail.length - 2;
 	if (room < 12) return `${head}${cut(tail.slice(2, -1), Math.max(0, budget - head.length))}`;
-	return `${head}"${cut(flat(c.brief), room)}"${tail}`;
+	return `${head}"${cut(flat(ownSummary(c.brief)), room)}"${tail}`;
 }
 
 /**

@@ -44,3 +44,11 @@ export const RESCUE_TARGET_SHARE = 0.45;
  * below it, what the span rung would save does not pay for the detail its brief leaves out.
  */
 export const SPAN_MIN_OCCUPANCY = 0.5;
+
+/**
+ * A result of the context tool's reads (peek, search) stays raw for this many of the agent's turns
+ * after it landed: no automatic rung folds it before then (only the budget backstop's rescue may).
+ * What the agent just looked at is what it is about to use; folding it at the next commit would make
+ * it read it again. An expanded fold stays raw until the agent refolds it, whatever the count.
+ */
+export const SHOWN_READ_TURNS = 4;

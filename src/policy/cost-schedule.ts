@@ -20,7 +20,7 @@ import {
 } from "./cost.ts";
 import type { Proposal } from "./ladder.ts";
 import { firstTierAt } from "./prices.ts";
-import { type MarkView, type ScheduleBasis, type SchedulePlan, sortMarks } from "./schedule.ts";
+import { type CommitForce, type MarkView, type ScheduleBasis, type SchedulePlan, sortMarks } from "./schedule.ts";
 
 export interface CostScheduleInput extends ScheduleBasis {
 	readonly economy: Economy;
@@ -42,7 +42,10 @@ function overlaps(a: { start: number; end: number }, list: readonly { start: num
 	return list.some((b) => a.start < b.end && b.start < a.end);
 }
 
-/** Ready marks, then chapters, tool batches, consolidations and spans that overlap nothing already taken. */
+/**
+ * Ready marks, then chapters, spans (which take the tool batches of their runs with them), tool
+ * batches and consolidations, each that overlaps nothing already taken.
+ */
 function candidatesOf(input: CostScheduleInput, ready: readonly MarkView[]): Tagged[] {
 	const out: Tagged[] = ready.map((m) => ({
 		start: m.start,
@@ -52,29 +55,85 @@ function candidatesOf(input: CostScheduleInput, ready: readonly MarkView[]): Tag
 		mark: m,
 	}));
 	if (input.paused) return out;
-	for (const p of [...input.chapters, ...input.tools, ...input.consolidations, ...input.spans]) {
+	const spans: Tagged[] = [];
+	for (const p of [...input.chapters, ...input.spans, ...input.tools, ...input.consolidations]) {
+		const inSpan = p.rung === "tools" && spans.some((s) => s.start <= p.start && p.end <= s.end);
+		if (inSpan) {
+			// Inside a span it lands as the span's child: it frees nothing more, and keeps its handle.
+			out.push({ start: p.start, end: p.end, freedTokens: 0, briefCost: 0, proposal: p });
+			continue;
+		}
 		if (overlaps(p, out)) continue;
-		out.push({ start: p.start, end: p.end, freedTokens: p.freedTokens, briefCost: input.briefCost(p), proposal: p });
+		const tagged = {
+			start: p.start,
+			end: p.end,
+			freedTokens: p.freedTokens,
+			briefCost: input.briefCost(p),
+			proposal: p,
+		};
+		if (p.rung === "span") spans.push(tagged);
+		out.push(tagged);
 	}
 	return out.sort((a, b) => a.start - b.start);
 }
 
-/** Whether the window must come down now whatever the economics: the budget, or a price tier a commit avoids. */
-function atCap(input: CostScheduleInput, deepest: Priced | undefined): string | null {
+/** What forces a commit now whatever the economics, with why in words: the budget, or a price tier a commit avoids. */
+function atCap(input: CostScheduleInput, deepest: Priced | undefined): { force: CommitForce; why: string } | null {
 	const e = input.economy;
 	const next = e.windowTokens + e.growthTokens;
-	if (next >= input.budget.budgetTokens * PRESSURE_BACKSTOP_OCCUPANCY) return "the next request would reach the budget";
+	if (next >= input.budget.budgetTokens * PRESSURE_BACKSTOP_OCCUPANCY)
+		return { force: "budget", why: "the next request would reach the budget" };
 	const tier = firstTierAt(e.prices);
 	if (
 		deepest &&
 		e.overhead + next * e.calibration > tier &&
 		deepest.prediction.windowAfterTokens + e.growthTokens * e.calibration < tier
 	)
-		return `the next request would cross the ${tier.toLocaleString("en-US")}-token price tier`;
+		return {
+			force: "price tier",
+			why: `the next request would cross the ${tier.toLocaleString("en-US")}-token price tier`,
+		};
 	return null;
 }
 
 const usd = (x: number) => `$${x.toFixed(x < 0.1 ? 4 : 2)}`;
+
+/**
+ * Requests a commit's saving accrues over: until the window, grown back from where the commit
+ * leaves it, reaches the budget's backstop and forces the next commit (at least one).
+ */
+export function paybackHorizon(input: CostScheduleInput, o: Priced): number {
+	const e = input.economy;
+	const room = input.budget.budgetTokens * PRESSURE_BACKSTOP_OCCUPANCY - (e.windowTokens - o.freed);
+	return Math.max(1, room / Math.max(1, e.growthTokens));
+}
+
+/** The commit worth making on its own: it reaches its order quantity and pays back within its horizon. */
+function paying(input: CostScheduleInput, options: readonly Priced[]): Priced | null {
+	return worthCommitting(options.filter((o) => o.prediction.breakEvenRequests <= paybackHorizon(input, o)));
+}
+
+function hold(input: CostScheduleInput, reason: string): CostPlan {
+	return {
+		commit: false,
+		reason,
+		force: null,
+		apply: [],
+		refused: [],
+		waiting: input.marks.map((m) => m.id),
+		ladder: [],
+		freedTokens: 0,
+		prediction: null,
+	};
+}
+
+/** Why the boundary holds, in words: what is foldable and from where it would pay. */
+function holding(options: readonly Priced[]): string {
+	const next = options.find((o) => o.freed > 0);
+	return next
+		? `holding: ~${Math.round(next.freed).toLocaleString("en-US")} tokens foldable, worth a commit from ~${Math.round(next.payAt).toLocaleString("en-US")}`
+		: "holding: nothing stale to fold";
+}
 
 /** Decides whether this boundary commits under cost scheduling, and what. */
 export function planCostCommit(input: CostScheduleInput): CostPlan {
@@ -84,37 +143,33 @@ export function planCostCommit(input: CostScheduleInput): CostPlan {
 	const options = commitOptions(input.economy, candidates);
 	const deepest = options[0];
 	const cap = input.paused ? null : atCap(input, deepest);
-	const forced = cap ?? (input.cacheCold ? "the provider's cache expired: the next request is fresh anyway" : null);
-	const opened = input.expandPending ? "an expand opened the epoch" : null;
-	const chosen = forced || opened ? deepest : worthCommitting(options);
-	const reasons = [forced, opened].filter((r): r is string => r !== null);
-	if (chosen && !forced && !opened)
+	const forced: { force: CommitForce; why: string } | null =
+		cap ??
+		(input.cacheCold
+			? { force: "cold cache", why: "the provider's cache expired: the next request is fresh anyway" }
+			: null);
+	// Forced by the budget, a commit that frees less than one request's growth puts the next forced one off by nothing.
+	const futile =
+		forced?.force === "budget" && !input.decisionsPending && (deepest?.freed ?? 0) < input.economy.growthTokens;
+	const force = futile ? null : (forced?.force ?? (input.expandPending ? "expand" : null));
+	const chosen = force ? deepest : paying(input, options);
+	const reasons: string[] = [];
+	if (forced && !futile) reasons.push(forced.why);
+	if (input.expandPending) reasons.push("an expand opened the epoch");
+	if (chosen && !force)
 		reasons.push(
 			`it pays: ~${chosen.prediction.freedTokens.toLocaleString("en-US")} tokens freed save ${usd(chosen.prediction.savingPerRequestUsd)} a request against a rewrite of ${usd(chosen.prediction.rewriteUsd)}`,
 		);
 	if (!chosen && input.decisionsPending) reasons.push("decisions pending");
-	if (!chosen && !input.decisionsPending) {
-		const next = options.find((o) => o.freed > 0);
-		const why = next
-			? `holding: ~${Math.round(next.freed).toLocaleString("en-US")} tokens foldable, worth a commit from ~${Math.round(next.payAt).toLocaleString("en-US")}`
-			: "holding: nothing stale to fold";
-		return {
-			commit: false,
-			reason: why,
-			apply: [],
-			refused: [],
-			waiting: input.marks.map((m) => m.id),
-			ladder: [],
-			freedTokens: 0,
-			prediction: null,
-		};
-	}
+	if (!chosen && !input.decisionsPending)
+		return hold(input, futile ? `${forced?.why}, but nothing stale frees a request's growth` : holding(options));
 	const taken = chosen?.chosen ?? [];
 	const apply = taken.flatMap((c) => ((c as Tagged).mark ? [(c as Tagged).mark?.id as string] : []));
 	const ladder = taken.flatMap((c) => ((c as Tagged).proposal ? [(c as Tagged).proposal as Proposal] : []));
 	return {
 		commit: true,
 		reason: reasons.join("; "),
+		force,
 		apply,
 		refused,
 		waiting: [...waiting, ...ready.filter((m) => !apply.includes(m.id)).map((m) => m.id)],

@@ -21,8 +21,9 @@ export {
 	price,
 	worthCommitting,
 } from "./cost.ts";
-export { type CostPlan, type CostScheduleInput, planCostCommit } from "./cost-schedule.ts";
+export { type CostPlan, type CostScheduleInput, paybackHorizon, planCostCommit } from "./cost-schedule.ts";
 export { type FenceVerdict, fence } from "./fence.ts";
+export { expandedOver, keptRawRange, keptRawUnits } from "./kept-raw.ts";
 export {
 	chapterProposals,
 	consolidationProposals,
@@ -60,6 +61,7 @@ export {
 } from "./prices.ts";
 export { rescueProposals } from "./rescue.ts";
 export {
+	type CommitForce,
 	type FoldScheduling,
 	type MarkView,
 	planCommit,

@@ -6,6 +6,7 @@
 
 import { isReadOnlyBatch, memoByMessage, type TranscriptEntry, toChapters, type Unit } from "../transcript/index.ts";
 import { estimateTokens } from "../wasm/index.ts";
+import { keptRawRange, keptRawUnits } from "./kept-raw.ts";
 import type { LadderInput } from "./ladder.ts";
 import type { MarkView } from "./schedule.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -181,6 +182,7 @@ export function ladderInput(
 		pendingRanges,
 		protectedEntries: snap.state.protectedEntries,
 		protectedFolds: snap.state.protectedFolds,
+		keptRaw: keptRawRange(snap, keptRawUnits(snap, options.toolName)),
 		freshStartUnit: snap.freshUnit,
 		runningTurnUnit: snap.runningUnit,
 		toolFoldable: toolFoldableFor(snap, options),

@@ -34,6 +34,8 @@ export interface LadderInput {
 	readonly pendingRanges: readonly { readonly start: number; readonly end: number }[];
 	readonly protectedEntries: ReadonlySet<string>;
 	readonly protectedFolds: ReadonlySet<string>;
+	/** Whether entries [start, end) hold something the agent chose to see and still holds (src/policy kept-raw.ts). */
+	readonly keptRaw: (start: number, end: number) => boolean;
 	/** First unit of the protected fresh tail (the running turn's opening unit is passed separately). */
 	readonly freshStartUnit: number;
 	/** Unit index of the user message that opened the running turn (-1 if none). */
@@ -49,17 +51,17 @@ export interface LadderInput {
 }
 
 /**
- * Protected evidence, or entries an expand put back in view: the agent asked for them, so the ladder
- * leaves them raw until it refolds them (folding them again would undo the expand at once).
+ * Protected evidence, or what the agent chose to see: entries an expand put back in view (until it
+ * refolds them: folding them again would undo the expand at once) and its recent peeks and searches.
  */
 function protectedIn(input: LadderInput, start: number, end: number): boolean {
 	for (let i = start; i < end; i++)
 		if (input.protectedEntries.has((input.entries[i] as TranscriptEntry).id)) return true;
-	for (const id of [...input.protectedFolds, ...input.expanded]) {
+	for (const id of input.protectedFolds) {
 		const fold = input.lattice.get(id);
 		if (fold && fold.start < end && start < fold.end) return true;
 	}
-	return false;
+	return input.keptRaw(start, end);
 }
 
 function claimed(input: LadderInput, start: number, end: number): boolean {

@@ -2,10 +2,12 @@
 // leave the next request over the serving budget, stale units fold, whatever their tools, oldest
 // first and only as many as the room needed asks for (all of them at most), and the protected tail
 // shrinks to the unit in use (the newest one) plus the user message that opened the running turn.
-// Each run of such units becomes one span fold, absorbing the folds already inside it, so the window
-// keeps a handful of briefs and the newest material stays raw as long as there is room for it.
-// Protected entries, summaries the host inserted and incomplete tool batches stay raw and split the
-// runs. Pure.
+// Each run of such units becomes one span fold, absorbing the tool-batch folds already inside it, so
+// the window keeps a handful of briefs and the newest material stays raw as long as there is room for
+// it. Protected entries, summaries the host inserted and incomplete tool batches stay raw and split
+// the runs; so does a collapsed span, chapter or consolidation: a new span sits beside an older one,
+// never around it (wrapping it frees only its brief and deepens the tree by one level per commit; the
+// tree's depth comes from consolidation alone). Pure.
 
 import type { Unit } from "../transcript/index.ts";
 import type { Proposal } from "./ladder.ts";
@@ -14,9 +16,26 @@ import { PLACEHOLDER_TOKENS_ESTIMATE, spanOf } from "./ladder-input.ts";
 import type { Snapshot } from "./snapshot.ts";
 import { EDITABLE_ROLES } from "./span-rules.ts";
 
-/** Whether `unit` may fold in a rescue: completed, not a summary, nothing protected in it. */
+/** Fold kinds a new span never wraps: they already stand for a stretch of the conversation with a written brief. */
+const WALL_KINDS: ReadonlySet<string> = new Set(["span", "chapter", "consolidation"]);
+
+/** Whether `unit` lies inside a collapsed span, chapter or consolidation (already folded: a new span stops there). */
+function walled(snap: Snapshot, unit: Unit): boolean {
+	for (const fold of snap.lattice.folds.values())
+		if (
+			fold.start < unit.end &&
+			unit.start < fold.end &&
+			WALL_KINDS.has(fold.record.kind) &&
+			!snap.state.expanded.has(fold.record.id)
+		)
+			return true;
+	return false;
+}
+
+/** Whether `unit` may fold in a rescue: completed, not a summary, nothing protected in it, not already in a span. */
 function rescuable(snap: Snapshot, unit: Unit, keep: (unit: Unit) => boolean): boolean {
 	if (keep(unit)) return false;
+	if (walled(snap, unit)) return false;
 	if (unit.kind === "summary" || unit.kind === "orphan") return false;
 	if (unit.kind === "toolBatch" && !unit.complete) return false;
 	if (unit.index === snap.runningUnit || unit.index === snap.units.length - 1) return false;
@@ -82,17 +101,19 @@ function placeable(
 /**
  * The rescue's span folds, oldest first, until they free `need` tokens (default: every stale unit).
  * Each frees its span's visible tokens less one placeholder; the last span ends at the first unit
- * boundary where the room is made and the span nests with the folds and marks in force. Units
- * `keep` names stay raw as well (a caller's extra protection).
+ * boundary where the room is made and the span nests with the folds and marks in force and with the
+ * other folds `alongside` it in the same commit. Units `keep` names stay raw as well (a caller's
+ * extra protection).
  */
 export function rescueProposals(
 	snap: Snapshot,
 	tokens: WindowTokens,
 	need = Number.POSITIVE_INFINITY,
 	keep: (unit: Unit) => boolean = () => false,
+	alongside: readonly { start: number; end: number }[] = [],
 ): Proposal[] {
 	const out: Proposal[] = [];
-	const taken = ranges(snap);
+	const taken = [...ranges(snap), ...alongside];
 	let freed = 0;
 	for (const run of runs(snap, keep)) {
 		if (freed >= need) break;

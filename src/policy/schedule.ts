@@ -56,9 +56,18 @@ export interface ScheduleInput extends ScheduleBasis {
 	readonly occupancyTokens: number;
 }
 
+/**
+ * What made a commit happen whatever its own economics: the budget (the next request would reach it),
+ * a price tier a commit avoids, an expand that must show at the next request, a provider cache that
+ * expired anyway, or the rescue. Null for a commit that pays for itself, or that lands decisions.
+ */
+export type CommitForce = "budget" | "price tier" | "expand" | "cold cache" | "rescue";
+
 export interface SchedulePlan {
 	readonly commit: boolean;
 	readonly reason: string;
+	/** What forced the commit (see CommitForce); null or absent when nothing did. */
+	readonly force?: CommitForce | null;
 	/** Marks applied by this commit. */
 	readonly apply: readonly string[];
 	/** Marks refused at this commit, by name, with why. */
@@ -170,7 +179,8 @@ function planImmediate(input: ScheduleInput, pressure: Pressure): SchedulePlan {
 	const reason = input.decisionsPending
 		? `decisions pending${automatic ? `; occupancy ${pct(occ)} with stale tool mass` : ""}`
 		: automaticReason(pressure);
-	return { commit: true, reason, apply: [], refused: [], waiting: [], ladder, freedTokens: freed };
+	const force = pressure.backstop && !input.paused ? ("budget" as const) : null;
+	return { commit: true, reason, force, apply: [], refused: [], waiting: [], ladder, freedTokens: freed };
 }
 
 /** Epoch scheduling: hold the marks until pressure, an expand, a mark at the end or a pending decision commits them. */
@@ -197,9 +207,11 @@ function planEpoch(input: ScheduleInput, marks: SortedMarks, pressure: Pressure)
 	if (opensEpoch) reasons.push("an expand opened the epoch");
 	if (atEnd) reasons.push("a mark at the end of the window applies at once");
 	if (input.decisionsPending && reasons.length === 0) reasons.push("decisions pending");
+	const force = automatic && pressure.backstop ? "budget" : opensEpoch ? "expand" : null;
 	return {
 		commit: true,
 		reason: reasons.join("; "),
+		force,
 		apply: ready.map((m) => m.id),
 		refused: marks.refused,
 		waiting: marks.waiting,

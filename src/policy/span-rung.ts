@@ -2,9 +2,10 @@
 // notes, decisions and the results of tools that are not read-only) fold as span folds, once the
 // window holds at least SPAN_MIN_OCCUPANCY of the serving budget. Each maximal run of such units
 // below the keep-raw floor becomes one span (the rescue's spans, src/policy rescue.ts), absorbing the
-// folds already inside it, so the window keeps one brief for the old conversation instead of a raw
-// residue that grows with the session. Units another rung proposes to fold, or at or past the floor,
-// stay out. A span's brief is always written (the Pi adapter asks the summarizer): it stands for
+// tool-batch folds inside it but never an older span (spans sit side by side; consolidation keeps
+// their number down), so the window keeps a few briefs for the old conversation instead of a raw
+// residue that grows with the session. Units another rung proposes to fold, what the agent chose to
+// see and still holds (an expand, a recent peek or search), and units at or past the floor stay out. A span's brief is always written (the Pi adapter asks the summarizer): it stands for
 // what the conversation said, which a deterministic brief cannot. Pure.
 
 import { SPAN_MIN_OCCUPANCY } from "./constants.ts";
@@ -15,13 +16,15 @@ import type { Snapshot } from "./snapshot.ts";
 
 /**
  * The span rung's proposals over `snap`, whose `freshUnit` is the keep-raw floor: none below
- * SPAN_MIN_OCCUPANCY, and none over a unit one of `others` (the other rungs' proposals) covers.
+ * SPAN_MIN_OCCUPANCY, none over a unit one of `others` (the other rungs' proposals) covers, and none
+ * over what the agent chose to see and still holds (`kept`, per unit: src/policy kept-raw.ts).
  */
 export function spanProposals(
 	snap: Snapshot,
 	tokens: WindowTokens,
 	occupancy: number,
 	others: readonly Proposal[],
+	kept: readonly boolean[],
 ): Proposal[] {
 	if (occupancy < SPAN_MIN_OCCUPANCY) return [];
 	const taken = (start: number, end: number) => others.some((p) => p.start < end && start < p.end);
@@ -29,6 +32,7 @@ export function spanProposals(
 		snap,
 		tokens,
 		Number.POSITIVE_INFINITY,
-		(unit) => unit.index >= snap.freshUnit || taken(unit.start, unit.end),
+		(unit) => unit.index >= snap.freshUnit || kept[unit.index] === true || taken(unit.start, unit.end),
+		others,
 	).map((p) => ({ ...p, rung: "span" as const }));
 }

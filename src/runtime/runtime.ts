@@ -260,7 +260,12 @@ export class FoldRuntime {
 		const record = this.log.chain(body, snap.state.lastDigest);
 		this.actors.clear();
 		const automatic = this.options.foldScheduling !== "immediate" || planned.ladder.length > 0;
-		const text = automatic ? receiptText(body, this.options.brandNoun, planned.ladder, planned.freed) : null;
+		const originOf = (id: string) =>
+			planned.ladder.includes(id) ||
+			(planned.snap.known.get(id) ?? planned.snap.state.pendingMarks.get(id)?.fold)?.origin !== "agent"
+				? ("ladder" as const)
+				: ("agent" as const);
+		const text = automatic ? receiptText(body, this.options.brandNoun, originOf, planned.freed) : null;
 		const receipt = text === null ? null : text.slice(0, RECEIPT_MAX_CHARS);
 		this.telemetry.recordCommit(
 			{
@@ -270,6 +275,7 @@ export class FoldRuntime {
 				applied: body.applied,
 				freedTokens: planned.freed,
 				prediction: planned.prediction ?? undefined,
+				force: body.force,
 				firstEdit: messagesBeforeFirst(
 					snap.view,
 					planned.drafts.flatMap((d) => (d.type === "context_edit" ? [d.targetId] : [])),

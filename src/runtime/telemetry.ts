@@ -64,6 +64,8 @@ export interface CommitNote {
 	readonly prediction?: CommitPrediction | undefined;
 	/** Conversation messages the window showed before the commit's first edit (window-position.ts). */
 	readonly firstEdit?: number | null;
+	/** What forced the commit whatever its economics (the record's `force`), if anything did. */
+	readonly force?: "budget" | "price tier" | "expand" | "cold cache" | "rescue" | undefined;
 }
 
 /** One decision beside the host's native compaction. */

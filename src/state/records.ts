@@ -96,6 +96,10 @@ const variants = [
 		topUpMarks: z.array(foldIdSchema),
 		refused: z.array(z.strictObject({ foldId: foldIdSchema, reason: z.string() })),
 		edits: z.array(z.strictObject({ targetId: z.string().min(1), action: z.enum(["brief", "omit", "restore"]) })),
+		/** What forced the commit whatever its economics (absent: it paid for itself, or landed decisions). */
+		force: z.enum(["budget", "price tier", "expand", "cold cache", "rescue"]).optional(),
+		/** Expanded folds a rescue over the budget folded again (named in `reason` too). */
+		retaken: z.array(foldIdSchema).optional(),
 		/** Cost scheduling: what the commit was predicted to cost and save (provider tokens, dollars). */
 		prediction: z
 			.strictObject({

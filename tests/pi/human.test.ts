@@ -191,9 +191,11 @@ describe("a commit, as the human sees it", () => {
 		await h.run("go");
 		const commits = h.ui.notices.filter((n) => n.message.startsWith("pi-fold folded"));
 		expect(commits.length).toBeGreaterThan(0);
+		// At this small window the budget forces the commits, and each line says so.
+		expect(commits.some((n) => n.message.includes("; forced: the window reached its budget;"))).toBe(true);
 		for (const n of commits)
 			expect(n.message).toMatch(
-				/^pi-fold folded \d+ spans \([^)]+\), ~[\d,]+ tokens freed; rewrites ~[\d,]+ tokens \(\$[\d.]+ over cache reads\), saves \$[\d.]+ a request, (pays back in \d+ requests?|costs nothing extra)\. \/context lists the folds\.$/,
+				/^pi-fold folded \d+ spans?( \([^)]+\))?, ~[\d,]+ tokens freed(; forced: [^;]+)?; rewrites ~[\d,]+ tokens \(\$[\d.]+ over cache reads\), saves \$[\d.]+ a request, (pays back in \d+ requests?|costs nothing extra)\. \/context lists the folds\.$/,
 			);
 		expect(await command(h, "/context details")).toContain(
 			"\nScheduling: cost (marks land together when that is cheaper than waiting)\n",

@@ -141,11 +141,11 @@ describe("the receipt", () => {
 				edits: [],
 			},
 			"active-context",
-			ids.slice(3),
+			() => "ladder",
 			12_345,
 		);
 		expect(text?.length).toBeLessThanOrEqual(RECEIPT_MAX_CHARS);
-		expect(text).toMatch(/^\[active-context commit #7: folded 60 \(3 agent marks, 57 top-up\), ~12,345 tokens freed: /);
+		expect(text).toMatch(/^\[active-context commit #7: folded 60 \(3 agent, 57 top-up\), ~12,345 tokens freed: /);
 		expect(text?.endsWith("]")).toBe(true);
 	});
 });

@@ -45,6 +45,7 @@ function ladder(entries: TranscriptEntry[], folds: FoldRecord[] = [], over: Part
 		pendingRanges: [],
 		protectedEntries: new Set(),
 		protectedFolds: new Set(),
+		keptRaw: () => false,
 		freshStartUnit: units.length - 2,
 		runningTurnUnit: -1,
 		toolFoldable: (u) => isReadOnlyBatch(u, DEFAULT_READ_ONLY_TOOLS),

@@ -1,9 +1,9 @@
 // Cost scheduling's span rung in the runtime, driven without Pi: three long runs whose turns mostly call
 // a write tool (not read-only, so no tool-batch fold takes them) at a small window. The span rung
 // folds the stale conversation once the window is half the budget; every span gets a written brief
-// (the summarizer is asked whatever the brief's price); a span that absorbs earlier folds is
-// summarized from what the window shows (their placeholders, not their raw entries); and every
-// rewrite is still one commit's.
+// (the summarizer is asked whatever the brief's price), read from raw entries and at most the briefs
+// of the folds directly inside it, never an older span's; spans sit side by side (none inside
+// another), the tree stays shallow (consolidation alone adds depth); every rewrite is one commit's.
 
 import { describe, expect, it } from "vitest";
 import type { FoldKind } from "../../src/lattice/index.ts";
@@ -42,7 +42,7 @@ async function run() {
 }
 
 describe("the span rung under cost scheduling", () => {
-	it("folds the stale conversation into spans with written briefs, read from what the window shows", async () => {
+	it("folds the stale conversation into spans side by side, with written briefs read from raw entries", async () => {
 		const { runtime, result, asked, snap } = await run();
 		expect(result.stopped).toBe(false);
 		expect(result.errors).toEqual([]);
@@ -56,10 +56,21 @@ describe("the span rung under cost scheduling", () => {
 			// The written brief, then (for a span over folds) the listing of what it holds.
 			expect(span.brief.startsWith(`written brief of ${span.leafIds.length} entries`)).toBe(true);
 		}
-		// A span over earlier folds reads their placeholders: fewer entries than its leaves, each fold once.
-		const absorbing = asked.find((a) => a.kind === "span" && a.shown.length < a.leaves);
-		expect(absorbing).toBeDefined();
-		const placeholders = absorbing?.shown.filter((e) => String(e.message.content).startsWith("[active-context fold f"));
-		expect(placeholders?.length).toBeGreaterThan(0);
+		// No span holds another span or a consolidation: a brief is never written from a summary of a summary.
+		const placed = [...snap.lattice.folds.values()];
+		for (const span of placed.filter((f) => f.record.kind === "span"))
+			for (const inner of placed)
+				if (inner !== span && span.start <= inner.start && inner.end <= span.end)
+					expect(inner.record.kind, `${inner.record.id} inside span ${span.record.id}`).toBe("tools");
+		const writtenFrom = asked.filter((a) => a.kind === "span").flatMap((a) => a.shown);
+		const shownFolds = writtenFrom.flatMap(
+			(e) => /^\[active-context fold (f[0-9a-f]{16})/.exec(String(e.message.content))?.[1] ?? [],
+		);
+		for (const id of shownFolds) expect(snap.known.get(id)?.kind).toBe("tools");
+		// Depth comes from consolidation alone: at most log2(folds) + 2 levels.
+		const levels = Math.max(...placed.map((f) => f.depth + 1));
+		expect(placed.length).toBeGreaterThan(4);
+		expect(levels).toBeLessThanOrEqual(Math.log2(placed.length) + 2);
+		expect(placed.some((f) => f.record.kind === "consolidation")).toBe(true);
 	});
 });

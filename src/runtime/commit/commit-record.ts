@@ -2,7 +2,7 @@
 // marks placed and whose, the top-up, the refusals, the reason, the cost prediction), who the commit
 // is attributed to, and the tokens it frees by estimate. Pure.
 
-import type { CommitPrediction, MarkView, Snapshot } from "../../policy/index.ts";
+import type { CommitForce, CommitPrediction, MarkView, Snapshot } from "../../policy/index.ts";
 import type { Actor } from "../../state/index.ts";
 import type { CommitBody } from "./edit-plan.ts";
 import type { LadderDecisions } from "./ladder-record.ts";
@@ -18,6 +18,8 @@ export function commitBody(input: {
 	readonly actor: Actor;
 	readonly reason: string;
 	readonly prediction: CommitPrediction | null;
+	readonly force: CommitForce | null;
+	readonly retaken: readonly string[];
 }): CommitBody {
 	const { edits, before, placed, ladder, epoch } = input;
 	const marksBefore = before.state.pendingMarks;
@@ -39,6 +41,8 @@ export function commitBody(input: {
 		agentMarks: placed.applied.filter((id) => marksBefore.get(id)?.actor !== "ladder"),
 		topUpMarks: placed.applied.filter((id) => ladder.topUp.has(id) || marksBefore.get(id)?.topUp === true),
 		refused: [...markRefused, ...base.refused.filter((r) => !markRefused.some((m) => m.foldId === r.foldId))],
+		...(input.force ? { force: input.force } : {}),
+		...(input.retaken.length > 0 ? { retaken: [...input.retaken] } : {}),
 		...(input.prediction ? { prediction: recordedPrediction(input.prediction) } : {}),
 	};
 }

@@ -16,6 +16,7 @@ import {
 	chapterProposals,
 	consolidationProposals,
 	type Economy,
+	keptRawUnits,
 	ladderInput,
 	markViews,
 	type Proposal,
@@ -47,12 +48,22 @@ export interface CostGate {
 	readonly modelBrief: (proposal: Proposal) => boolean;
 }
 
-/** The first unit of the newest units holding `keepTokens` of the window (the keep-raw floor). */
-export function keepRawUnit(snap: Snapshot, tokens: WindowTokens, keepTokens: number): number {
+/**
+ * The first unit of the newest units holding `keepTokens` of the window (the keep-raw floor). What
+ * the agent chose to see (`kept`: an expand, a recent peek) stays raw on its own account and does
+ * not use up the floor, so it never pushes the work in hand (a stage's instructions) out of it.
+ */
+export function keepRawUnit(
+	snap: Snapshot,
+	tokens: WindowTokens,
+	keepTokens: number,
+	kept: readonly boolean[] = [],
+): number {
 	let held = 0;
 	for (let u = snap.units.length - 1; u >= 0; u--) {
 		const unit = snap.units[u];
 		if (!unit) break;
+		if (kept[u] === true) continue;
 		held += tokens.range(unit.start, unit.end);
 		if (held >= keepTokens) return u;
 	}
@@ -76,20 +87,34 @@ function cacheCold(host: Host, meter: SessionMeter, ttlOption: number | undefine
 	return ttl !== undefined && last !== null && host.now() - last > ttl;
 }
 
-/** Prices of model briefs: the summarizer's model when the host knows it, else the session model's. */
-function briefPricer(host: Host, options: ResolvedOptions, economy: Economy, horizon: number) {
-	if (options.summarizer === "deterministic" || options.summarizer === "custom") return () => 0;
-	const prices = pricesFor(host.briefModel?.()?.cost ?? host.model()?.cost, undefined);
+/** Dollars a fold saves in cache reads until the next commit (`horizon` requests). */
+function saverFor(economy: Economy, horizon: number): (p: Proposal) => number {
 	const read =
 		ratesAt(economy.prices, economy.overhead + economy.windowTokens * economy.calibration).cacheRead / 1_000_000;
-	return (p: Proposal) => {
+	return (p) => p.freedTokens * economy.calibration * read * horizon;
+}
+
+/** Dollars of a proposal's model-written brief request (the summarizer's model when the host knows it, else the session model's). */
+function briefPrice(host: Host, options: ResolvedOptions, economy: Economy): (p: Proposal) => number {
+	if (options.summarizer === "deterministic" || options.summarizer === "custom") return () => 0;
+	const prices = pricesFor(host.briefModel?.()?.cost ?? host.model()?.cost, undefined);
+	return (p) => {
 		if (p.rung === "tools") return 0;
 		const input = Math.min(p.freedTokens * economy.calibration, SUMMARY_INPUT_MAX_CHARS / BRIEF_CHARS_PER_TOKEN);
-		const cost = briefRequestCost(prices, input, SUMMARY_MAX_OUTPUT_TOKENS);
-		// A span always gets its written brief (span-rung.ts), so its price is always the commit's.
+		return briefRequestCost(prices, input, SUMMARY_MAX_OUTPUT_TOKENS);
+	};
+}
+
+/**
+ * The brief cost a commit pays for each proposal: a span's always (it always gets its written brief,
+ * span-rung.ts); a chapter's or consolidation's only when its brief pays for itself before the next
+ * commit (else its deterministic brief, free).
+ */
+function briefPricer(price: (p: Proposal) => number, saving: (p: Proposal) => number) {
+	return (p: Proposal) => {
+		const cost = price(p);
 		if (p.rung === "span") return cost;
-		const saving = p.freedTokens * economy.calibration * read * horizon;
-		return cost <= saving ? cost : 0;
+		return cost <= saving(p) ? cost : 0;
 	};
 }
 
@@ -112,7 +137,8 @@ export function costGate(input: {
 	const marks = markViews(snap, tokens);
 	// `snap.budget` is in estimated tokens (the runtime scales it by the calibration): one unit throughout.
 	const keep = Math.min(options.keepRawTokens / k, KEEP_RAW_MAX_BUDGET_SHARE * snap.budget.budgetTokens);
-	const deep = { ...snap, freshUnit: Math.min(snap.freshUnit, keepRawUnit(snap, tokens, keep)) };
+	const kept = keptRawUnits(snap, options.toolName);
+	const deep = { ...snap, freshUnit: Math.min(snap.freshUnit, keepRawUnit(snap, tokens, keep, kept)) };
 	const ladder = ladderInput(deep, options, tokens, input.occupancy.tokens / snap.budget.budgetTokens);
 	const window = input.occupancy.tokens;
 	const economy: Economy = {
@@ -126,12 +152,15 @@ export function costGate(input: {
 		...pendingChange(snap, tokens, input.pendingFrom ?? null),
 	};
 	const horizon = Math.max(1, (snap.budget.budgetTokens - window) / Math.max(1, economy.growthTokens));
-	const briefCost = briefPricer(input.host, options, economy, horizon);
+	const price = briefPrice(input.host, options, economy);
+	const saving = saverFor(economy, horizon);
+	const briefCost = briefPricer(price, saving);
 	const tools = toolProposals(ladder);
 	const chapters = chapterProposals(ladder);
 	const consolidations = consolidationProposals(ladder);
 	const occupancy = input.occupancy.tokens / snap.budget.budgetTokens;
-	const spans = spanProposals(deep, tokens, occupancy, [...tools, ...chapters, ...consolidations]);
+	// A span takes the tool batches of its run with it (they nest inside).
+	const spans = spanProposals(deep, tokens, occupancy, [...chapters, ...consolidations], kept);
 	const plan = planCostCommit({
 		budget: snap.budget,
 		economy,

@@ -9,6 +9,8 @@ import {
 	type CommitPrediction,
 	chapterProposals,
 	consolidationProposals,
+	expandedOver,
+	keptRawUnits,
 	ladderInput,
 	type MarkView,
 	markViews,
@@ -24,10 +26,8 @@ import {
 	toolProposals,
 	windowTokens,
 } from "../../policy/index.ts";
-import type { Unit } from "../../transcript/index.ts";
 import { type BoundaryInput, expandSinceCommit } from "./boundary-input.ts";
 import { costGate } from "./cost-gate.ts";
-import { lookedAt } from "./looked-at.ts";
 
 /** What a gate decided at one boundary. */
 export interface GateResult {
@@ -39,6 +39,8 @@ export interface GateResult {
 	readonly modelBrief: (proposal: Proposal) => boolean;
 	/** The cost policy's prediction of the commit's price; null for the spec's schedulers and rescues. */
 	readonly prediction: CommitPrediction | null;
+	/** Expanded folds a rescue over the budget takes back (named in the reason and the commit record). */
+	readonly retaken?: readonly string[];
 }
 
 /** The spec's immediate/epoch scheduler over the ladder's rungs, and the peek batches that ride its commit. */
@@ -98,12 +100,20 @@ export function gateOf(input: BoundaryInput): GateResult {
 	};
 }
 
+/** Ranges the rescue's spans must nest with: the gate's own proposals and the marks this commit applies. */
+function landingRanges(g: GateResult): { start: number; end: number }[] {
+	return [...g.proposals, ...g.marks.filter((m) => g.plan.apply.includes(m.id))];
+}
+
 /**
  * When even the gate's commit (with what it restores) would leave the next request over the
- * budget, or a commit the backstop forced would leave the window so full that the next turn forces
+ * budget, or a commit the budget forced would leave the window so full that the next turn forces
  * another (the ordinary rungs found too little stale tool mass): the rescue's span folds (src/policy
  * rescue.ts), oldest first, join it around what it folds, down to RESCUE_TARGET_SHARE of the budget
- * (over the budget, with every mark still waiting). Automatic folding paused: no rescue.
+ * (over the budget, with every mark still waiting). What the agent chose to see and still holds
+ * (src/policy kept-raw.ts) stays raw; only over the budget, and only when nothing else makes the
+ * room, does the rescue take it too, naming the expanded folds it takes back. Automatic folding
+ * paused: no rescue.
  */
 export function rescued(input: BoundaryInput, g: GateResult): GateResult {
 	if (input.paused) return g;
@@ -115,17 +125,23 @@ export function rescued(input: BoundaryInput, g: GateResult): GateResult {
 	const restored = g.plan.commit ? windowTokens(snap).total - shownTokens(snap) : 0;
 	const next = occupancy.tokens + restored - (g.plan.commit ? g.plan.freedTokens : 0);
 	const over = next >= budget;
-	// A commit forced by the backstop that leaves the window this full commits again within a turn.
-	const forced = g.plan.commit && occupancy.tokens >= PRESSURE_BACKSTOP_OCCUPANCY * budget;
+	// A commit the budget forced that leaves the window this full commits again within a turn.
+	const forced =
+		g.plan.commit && (g.plan.force === "budget" || occupancy.tokens >= PRESSURE_BACKSTOP_OCCUPANCY * budget);
 	if (!over && !(forced && next >= RESCUE_TRIGGER_SHARE * budget)) return g;
 	const target = RESCUE_TARGET_SHARE * budget;
-	// Short of the hard limit, what the agent chose to look at stays: expanded folds and their peeks.
-	const keep = over ? undefined : (unit: Unit) => lookedAt(snap, unit, input.options.toolName);
 	// Over the hard limit, marks still waiting (for the fresh tail) land too: the rescue folds the
 	// tail down to the unit in use anyway, and never repeats a pending mark's span, so only the mark can.
 	const marks = over ? g.marks.filter((m) => m.protectedBy === null && !g.plan.apply.includes(m.id)) : [];
 	const marked = marks.reduce((sum, m) => sum + m.freedTokens, 0);
-	const rescue = rescueProposals(snap, windowTokens(snap), next - target - marked, keep);
+	const need = next - target - marked;
+	const tokens = windowTokens(snap);
+	const kept = keptRawUnits(snap, input.options.toolName);
+	const alongside = landingRanges(g);
+	// Over the hard limit the rescue goes oldest first through everything stale, what the agent
+	// expanded included (an old expand goes before the work in hand), and names what it takes back.
+	const rescue = rescueProposals(snap, tokens, need, (unit) => !over && kept[unit.index] === true, alongside);
+	const retaken = over ? [...new Set(rescue.flatMap((r) => expandedOver(snap, r.start, r.end)))] : [];
 	if (rescue.length === 0 && marks.length === 0) return g;
 	const freed = rescue.reduce((sum, r) => sum + r.freedTokens, marked);
 	const spans = `${rescue.length} span${rescue.length === 1 ? "" : "s"}`;
@@ -133,18 +149,23 @@ export function rescued(input: BoundaryInput, g: GateResult): GateResult {
 	const why = over
 		? "the next request would still be over the budget"
 		: `the commit would leave the window at ${Math.round((100 * next) / budget)}% of the budget`;
-	const reason = `${why}: folding stale units, oldest first (${spans}${waiting})`;
+	const back =
+		retaken.length > 0
+			? `; it takes back expanded ${retaken.length === 1 ? "fold" : "folds"} ${retaken.join(", ")}`
+			: "";
+	const reason = `${why}: folding stale units, oldest first (${spans}${waiting})${back}`;
 	const landing = new Set(marks.map((m) => m.id));
 	const plan = {
 		...g.plan,
 		commit: true,
 		reason: g.plan.commit ? `${g.plan.reason}; ${reason}` : reason,
+		force: g.plan.force ?? ("rescue" as const),
 		apply: [...g.plan.apply, ...landing],
 		waiting: g.plan.waiting.filter((id) => !landing.has(id)),
 		freedTokens: freed,
 	};
 	// The gate's own folds land first and nest inside the rescue's spans.
-	return { ...g, plan, proposals: [...g.proposals, ...rescue], prediction: null };
+	return { ...g, plan, proposals: [...g.proposals, ...rescue], prediction: null, retaken };
 }
 
 /** Step 2: the gate of the boundary, then the rescue. */

@@ -13,5 +13,5 @@ export { briefContent, type CommitBody, type EditPlan, planEdits } from "./edit-
 export { type GateResult, gate } from "./gate.ts";
 export { COMMIT_REASON_MAX_CHARS, type CommitDeps, type CommitOutcome, runCommit } from "./pipeline.ts";
 export { compactedMarks } from "./placement.ts";
-export { arithmetic, RECEIPT_MAX_CHARS, receiptText, receiptType } from "./receipt.ts";
+export { arithmetic, FORCE_WORDS, RECEIPT_MAX_CHARS, receiptText, receiptType, whoseFolds } from "./receipt.ts";
 export { managedTargets } from "./restores.ts";

@@ -86,7 +86,15 @@ function gated(input: BoundaryInput, deps: CommitDeps): Gated {
 
 async function recorded(step: Gated, deps: CommitDeps): Promise<Recorded> {
 	const { input, gate: g } = step;
-	const ladder = await ladderDecisions(input.host, deps.store, input.snap, g.proposals, input.options, g.modelBrief);
+	const ladder = await ladderDecisions(
+		input.host,
+		deps.store,
+		input.snap,
+		g.proposals,
+		input.options,
+		g.modelBrief,
+		g.plan.apply,
+	);
 	for (const body of ladder.bodies) deps.decide(body);
 	return { ...step, ladder, snap: deps.snapshot() };
 }
@@ -122,6 +130,8 @@ function outcome(step: Planned): CommitOutcome | null {
 		actor: step.actor,
 		reason: step.reason,
 		prediction: g.prediction,
+		force: g.plan.force ?? null,
+		retaken: g.retaken ?? [],
 	});
 	return {
 		body,

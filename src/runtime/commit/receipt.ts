@@ -1,11 +1,14 @@
 // The bounded receipt of a commit: one short line of what the runtime did (folds applied and whose,
 // refusals by name, estimated tokens freed), built once and returned as a `custom_message` draft in
 // the commit's own proposal, so it lands as a pure append right after the turn's results and is
-// never re-rendered or withdrawn. Only commits the runtime chose the moment of (epoch commits and
+// never re-rendered or withdrawn. Its counts add up: each applied fold is the agent's, the top-up's or
+// the ladder's, once; a commit that something forced says what. Only commits the runtime chose the moment of (epoch commits and
 // automatic ladder commits) carry one; an immediate commit of the agent's own decisions does not,
 // since the agent's tool result already said what it decided. Pure.
 
 import type { DecisionBody } from "../../state/index.ts";
+
+type CommitBody = Extract<DecisionBody, { kind: "commit" }>;
 
 /** A receipt never exceeds this many characters. */
 export const RECEIPT_MAX_CHARS = 400;
@@ -26,7 +29,7 @@ function list(ids: readonly string[], room: number): string {
 }
 
 /** A commit's predicted arithmetic in one clause: the rewrite, the saving per request, the break-even. */
-export function arithmetic(p: NonNullable<Extract<DecisionBody, { kind: "commit" }>["prediction"]>): string {
+export function arithmetic(p: NonNullable<CommitBody["prediction"]>): string {
 	const usd = (x: number) => `$${x < 0.01 ? x.toFixed(4) : x.toFixed(2)}`;
 	const back =
 		p.breakEvenRequests === null
@@ -37,24 +40,49 @@ export function arithmetic(p: NonNullable<Extract<DecisionBody, { kind: "commit"
 	return `rewrites ~${p.rewriteTokens.toLocaleString("en-US")} tokens (${usd(p.rewriteUsd)} over cache reads), saves ${usd(p.savingPerRequestUsd)} a request, ${back}`;
 }
 
+/** What forced a commit, in the words of its receipt and its TUI line. */
+export const FORCE_WORDS: Record<NonNullable<CommitBody["force"]>, string> = {
+	budget: "forced: the window reached its budget",
+	"price tier": "forced: it keeps the next request under the price tier",
+	expand: "forced: an expand shows at the next request",
+	"cold cache": "forced: the provider's cache had expired, so the rewrite cost nothing extra",
+	rescue: "forced: nothing smaller would fit the window",
+};
+
+/**
+ * Whose each applied fold was, each counted once: the agent's (its marks, or its own folds), the
+ * ladder's top-up, or the ladder's other rungs. `originOf` says who decided a fold that was not a mark.
+ */
+export function whoseFolds(body: CommitBody, originOf: (id: string) => "agent" | "ladder"): string[] {
+	let agent = 0;
+	let topUp = 0;
+	let ladder = 0;
+	for (const id of body.applied) {
+		if (body.agentMarks.includes(id)) agent++;
+		else if (body.topUpMarks.includes(id)) topUp++;
+		else if (originOf(id) === "agent") agent++;
+		else ladder++;
+	}
+	const out: string[] = [];
+	if (agent > 0) out.push(`${agent} agent`);
+	if (topUp > 0) out.push(`${topUp} top-up`);
+	if (ladder > 0) out.push(`${ladder} ladder`);
+	return out;
+}
+
 /** The receipt text of `body`, or null when the commit changed nothing the receipt could report. */
 export function receiptText(
-	body: Extract<DecisionBody, { kind: "commit" }>,
+	body: CommitBody,
 	brandNoun: string,
-	ladder: readonly string[],
+	originOf: (id: string) => "agent" | "ladder",
 	freedTokens: number,
 ): string | null {
 	if (body.applied.length === 0 && body.refused.length === 0) return null;
-	const agent = body.agentMarks.length;
-	const topUp = body.topUpMarks.length;
-	const ladderOnly = ladder.filter((id) => !body.topUpMarks.includes(id)).length;
 	const parts = [`[${brandNoun} commit #${body.seq}: folded ${body.applied.length}`];
-	const whose: string[] = [];
-	if (agent > 0) whose.push(`${agent} agent mark${agent === 1 ? "" : "s"}`);
-	if (topUp > 0) whose.push(`${topUp} top-up`);
-	if (ladderOnly > 0) whose.push(`${ladderOnly} ladder`);
+	const whose = whoseFolds(body, originOf);
 	if (whose.length > 0) parts.push(` (${whose.join(", ")})`);
 	if (freedTokens > 0) parts.push(`, ~${Math.round(freedTokens).toLocaleString("en-US")} tokens freed`);
+	if (body.force) parts.push(`; ${FORCE_WORDS[body.force]}`);
 	if (body.prediction) parts.push(`; ${arithmetic(body.prediction)}`);
 	const head = parts.join("");
 	const refused =

@@ -5,7 +5,7 @@
 
 import type { FoldKind } from "../../lattice/index.ts";
 import { PLACEHOLDER_TOKENS_ESTIMATE, requestMessageTokens, type Snapshot } from "../../policy/index.ts";
-import { arithmetic, type CommitBody } from "../commit/index.ts";
+import { arithmetic, type CommitBody, FORCE_WORDS } from "../commit/index.ts";
 import type { CommitNote } from "../telemetry.ts";
 
 /** What one commit did, ready to render. */
@@ -21,6 +21,8 @@ export interface CommitFacts {
 	readonly freedTokens: number;
 	/** The cost arithmetic in words, when the telemetry carries it (see {@link costText}). */
 	readonly cost: string | null;
+	/** What forced the commit, in words ("forced: the window reached its budget"), or null. */
+	readonly force: string | null;
 }
 
 const KIND_WORDS: Record<FoldKind, [string, string]> = {
@@ -85,6 +87,7 @@ export function commitFacts(note: CommitNote, snap: Snapshot, body?: CommitBody)
 		restored: body?.edits.filter((e) => e.action === "restore").length ?? 0,
 		freedTokens: note.freedTokens > 0 ? note.freedTokens : estimateFreed(snap, applied),
 		cost: costText(note),
+		force: note.force ? FORCE_WORDS[note.force] : null,
 	};
 }
 
@@ -100,6 +103,7 @@ export function commitClause(f: CommitFacts): string {
 
 /** The one-line TUI notice of a commit that just landed. */
 export function commitNotice(f: CommitFacts, statusCommand: string): string {
+	const force = f.force ? `; ${f.force}` : "";
 	const cost = f.cost ? `; ${f.cost}` : "";
-	return `pi-fold ${commitClause(f)}${cost}. /${statusCommand} lists the folds.`;
+	return `pi-fold ${commitClause(f)}${force}${cost}. /${statusCommand} lists the folds.`;
 }

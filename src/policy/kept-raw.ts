@@ -1,0 +1,68 @@
+// What the agent chose to see stays as it saw it: the entries an expand restored (until the agent
+// refolds the fold), and the results of its context-tool reads (peek, search) for SHOWN_READ_TURNS of
+// its turns after they landed (a peek batch of a fold it then expanded, until it refolds it). No
+// automatic rung folds these: not the tool rung, the chapter rung, the span rung, a consolidation or
+// a top-up; only the rescue over the budget may, and it says so by name. Pure over the snapshot.
+
+import type { TranscriptEntry, Unit } from "../transcript/index.ts";
+import { SHOWN_READ_TURNS } from "./constants.ts";
+import type { Snapshot } from "./snapshot.ts";
+
+/** Context-tool actions that show the agent folded content. */
+const SHOWING_ACTIONS: ReadonlySet<string> = new Set(["peek", "search"]);
+
+/** The context-tool calls of a completed batch that showed folded content (peek, search), or null when any call did more. */
+function showingCalls(unit: Unit, entries: readonly TranscriptEntry[], toolName: string): { id?: string }[] | null {
+	if (unit.kind !== "toolBatch" || !unit.complete || unit.toolNames.length === 0) return null;
+	if (!unit.toolNames.every((n) => n === toolName)) return null;
+	const content = entries[unit.start]?.message.content;
+	if (!Array.isArray(content)) return null;
+	const calls: { id?: string }[] = [];
+	for (const block of content as { type?: string; arguments?: { action?: unknown; id?: unknown } }[]) {
+		if (block.type !== "toolCall") continue;
+		if (!SHOWING_ACTIONS.has(String(block.arguments?.action))) return null;
+		calls.push(typeof block.arguments?.id === "string" ? { id: block.arguments.id } : {});
+	}
+	return calls.length > 0 ? calls : null;
+}
+
+/** The expanded folds whose span overlaps entries [start, end). */
+export function expandedOver(snap: Snapshot, start: number, end: number): string[] {
+	const out: string[] = [];
+	for (const id of snap.state.expanded) {
+		const fold = snap.lattice.get(id);
+		if (fold && fold.start < end && start < fold.end) out.push(id);
+	}
+	return out;
+}
+
+/**
+ * Per unit of `snap`, whether it is something the agent chose to see and still holds: inside an
+ * expanded fold, a batch of peeks or searches from its last SHOWN_READ_TURNS turns, or a peek batch
+ * of a fold it expanded. One pass over the units (the turns after each counted from the end).
+ */
+export function keptRawUnits(snap: Snapshot, toolName: string): boolean[] {
+	const kept = new Array<boolean>(snap.units.length).fill(false);
+	let turnsAfter = 0;
+	for (let u = snap.units.length - 1; u >= 0; u--) {
+		const unit = snap.units[u] as Unit;
+		if (expandedOver(snap, unit.start, unit.end).length > 0) kept[u] = true;
+		else {
+			const calls = showingCalls(unit, snap.view.transcript, toolName);
+			if (calls)
+				kept[u] =
+					turnsAfter < SHOWN_READ_TURNS || calls.some((c) => c.id !== undefined && snap.state.expanded.has(c.id));
+		}
+		if (unit.kind === "toolBatch" || unit.kind === "assistant") turnsAfter++;
+	}
+	return kept;
+}
+
+/** A range check over `kept` (keptRawUnits): whether any entry of [start, end) lies in a kept unit, in O(1). */
+export function keptRawRange(snap: Snapshot, kept: readonly boolean[]): (start: number, end: number) => boolean {
+	const prefix = new Array<number>(snap.view.transcript.length + 1).fill(0);
+	for (const unit of snap.units) for (let i = unit.start; i < unit.end; i++) prefix[i + 1] = kept[unit.index] ? 1 : 0;
+	for (let i = 1; i < prefix.length; i++) prefix[i] = (prefix[i] as number) + (prefix[i - 1] as number);
+	return (start, end) =>
+		(prefix[Math.min(end, prefix.length - 1)] as number) - (prefix[Math.max(0, start)] as number) > 0;
+}
