@@ -47,6 +47,14 @@ export interface CostGate {
 	readonly modelBrief: (proposal: Proposal) => boolean;
 }
 
+/**
+ * The keep-raw floor in estimated tokens: the `keepRawTokens` option (provider tokens) turned into
+ * estimated ones by the calibration rate, at most KEEP_RAW_MAX_BUDGET_SHARE of the budget.
+ */
+export function keepRawFloor(keepRawTokens: number, calibrationRate: number, budgetTokens: number): number {
+	return Math.min(keepRawTokens / calibrationRate, KEEP_RAW_MAX_BUDGET_SHARE * budgetTokens);
+}
+
 /** The first unit of the newest units holding `keepTokens` of the window (the keep-raw floor). */
 export function keepRawUnit(snap: Snapshot, tokens: WindowTokens, keepTokens: number): number {
 	let held = 0;
@@ -111,7 +119,7 @@ export function costGate(input: {
 	const tokens = windowTokens(snap);
 	const marks = markViews(snap, tokens);
 	// `snap.budget` is in estimated tokens (the runtime scales it by the calibration): one unit throughout.
-	const keep = Math.min(options.keepRawTokens / k, KEEP_RAW_MAX_BUDGET_SHARE * snap.budget.budgetTokens);
+	const keep = keepRawFloor(options.keepRawTokens, k, snap.budget.budgetTokens);
 	const deep = { ...snap, freshUnit: Math.min(snap.freshUnit, keepRawUnit(snap, tokens, keep)) };
 	const ladder = ladderInput(deep, options, tokens, input.occupancy.tokens / snap.budget.budgetTokens);
 	const window = input.occupancy.tokens;
