@@ -28,9 +28,9 @@ export const DEFAULT_ENTRY_TYPE_PREFIX = "pi-fold-active-context";
 export const DEFAULT_COMMAND_PREFIX = "";
 export const DEFAULT_COMMAND_NAMES = { status: "context", fold: "fold-context" } as const;
 /**
- * Default "cost": commits timed and sized by what they cost (docs/cost-policy.md). A deviation from
- * the spec's "immediate" default, measured across windows in docs/session-benchmark.md; "immediate"
- * and "epoch" stay available.
+ * Default "cost": commits timed and sized by what they cost (docs/policy.md, "Cost scheduling"). A
+ * deviation from the spec's "immediate" default, measured across windows in docs/policy.md and
+ * docs/session-benchmark.md; "immediate" and "epoch" stay available.
  */
 export const DEFAULT_FOLD_SCHEDULING = "cost";
 /** Newest window tokens a cost-scheduled commit keeps raw (Pi's keepRecentTokens in spirit). */

@@ -11,7 +11,10 @@ export const CONSOLIDATE_OCCUPANCY = 0.85;
 /** More visible collapsed folds than this triggers consolidation (keeps the brief index tidy). */
 export const MAX_VISIBLE_FOLDS = 10;
 
-/** A consolidation takes at least this many adjacent folds. */
+/**
+ * A consolidation takes this many adjacent folds. Not read by the code: the rung merges pairs by
+ * construction (`mergePairs` in ladder.ts, a binary counter); this names the number.
+ */
 export const CONSOLIDATE_MIN_FOLDS = 2;
 
 /** An automatic commit aims to free at least this share of the serving budget ("a fifth"). */

@@ -1,6 +1,6 @@
-// The economics of one commit (docs/cost-policy.md): a commit whose first change is at entry p
-// re-sends everything after p at the write price instead of the read price (less what was appended
-// since the last request, which is fresh either way), plus any model-brief requests; it then saves
+// The economics of one commit (docs/policy.md, "Cost scheduling"): a commit whose first change is
+// at entry p re-sends everything after p at the write price instead of the read price (less what was
+// appended since the last request, which is fresh either way), plus any model-brief requests; it then saves
 // the tokens it freed at the read price on every later request until the next commit. The window
 // grows by g tokens a request, so committing pays once the reads it would have saved since the window
 // was last at its floor cover its cost: the economic order quantity, F >= sqrt(2 g C / c), with F the

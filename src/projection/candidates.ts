@@ -1,5 +1,6 @@
-// The projection candidate provider's records (README "Projection candidate records"): one record
-// per visible collapsed fold, exactly the spec's field table. The runtime owns which folds are
+// The projection candidate provider's records (the `setProjectionProvider` option, README
+// "Configuration"): one record per visible collapsed fold, exactly the spec's field table, which
+// this comment is the documentation of (below). The runtime owns which folds are
 // visible and hands them in with its token estimator and placeholder renderer; the host receives
 // the provider through `setProjectionProvider`. Pure: no I/O, no Pi imports.
 //
@@ -19,7 +20,7 @@
 
 import type { BriefSource, FoldRecord } from "../lattice/index.ts";
 
-/** A projection candidate record (see README: "Projection candidate records"). */
+/** A projection candidate record (its fields: this module's header comment). */
 export interface ProjectionCandidate {
 	readonly version: 1;
 	readonly key: string;

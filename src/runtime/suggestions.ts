@@ -10,9 +10,6 @@
 import { z } from "zod";
 import type { SuggestionSource } from "../options/index.ts";
 
-/** This build renders no suggestion, anywhere (see the module header). */
-export const RENDERS_SUGGESTIONS = false as const;
-
 /** The custom entry type of accept reports, derived from entryTypePrefix. */
 export function suggestionAcceptEntryType(entryTypePrefix: string): string {
 	return `${entryTypePrefix}:suggestion-accept`;

@@ -13,7 +13,7 @@
 //
 // Two implementations that agree byte for byte (tests check): the Wasm core's utf8Floor/utf8Ceil
 // over a 7-byte window copied around each edge, and a JS loop over the same rule. Measured on this
-// machine (docs/token-estimation.md, "Slicing"): JS 25-40 ns per snapped range, Wasm 140-190 ns.
+// machine (docs/token-estimation.md, "UTF-8 slicing"): JS 25-40 ns per snapped range, Wasm 140-190 ns.
 // An edge needs at most 3 byte reads, less than the cost of crossing into Wasm and copying the
 // window, so snapUtf8Range uses JS; snapUtf8RangeWasm is the core's export, kept in agreement.
 

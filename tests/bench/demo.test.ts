@@ -1,3 +1,8 @@
+// The `pi-fold demo` flags: every option parsed, the defaults the usage and docs/session-benchmark.md
+// print, and refusals by name.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEMO_COMMAND, parseDemoArgs } from "../../bench/demo.ts";
 import { DEFAULT_ARMS, DEFAULT_STAGES, parseDemoOptions } from "../../bench/session/options.ts";
@@ -40,6 +45,13 @@ describe("pi-fold demo flags", () => {
 		const usage = renderUsage(DEMO_COMMAND);
 		expect(usage).toContain(`(default ${DEFAULT_STAGES})`);
 		expect(usage).toContain(`(default ${DEFAULT_ARMS.join(",")})`);
+	});
+
+	it("are the defaults docs/session-benchmark.md lists in its flag table", () => {
+		const doc = readFileSync(join(import.meta.dirname, "../../docs/session-benchmark.md"), "utf8");
+		const row = (flag: string) => doc.split("\n").find((line) => line.startsWith(`| \`${flag}`)) ?? "";
+		expect(row("--arms")).toContain(`| \`${DEFAULT_ARMS.join(",")}\` |`);
+		expect(row("--stages")).toMatch(new RegExp(`\\| ${DEFAULT_STAGES} +\\|`));
 	});
 
 	it("answers --help and -h", () => {

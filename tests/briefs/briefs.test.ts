@@ -51,4 +51,11 @@ describe("agent-written briefs", () => {
 		expect(briefProblem("read, grep, find")).toMatch(/only names structure/);
 		expect(briefProblem("f0123456789abcdef")).toMatch(/only names structure/);
 	});
+
+	it("refuses a brief under twelve characters (code points) and accepts one of twelve", () => {
+		expect(briefProblem("it is fixed")).toMatch(/only names structure/);
+		expect(briefProblem("it is fixed!")).toBeNull();
+		expect(briefProblem("fixed: 🎉🎉🎉🎉🎉")).toBeNull(); // 12 code points, 17 UTF-16 units
+		expect(briefProblem("fixed: 🎉🎉🎉🎉")).toMatch(/only names structure/);
+	});
 });

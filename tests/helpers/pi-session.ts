@@ -1,5 +1,5 @@
 // Test helper: a real in-process Pi AgentSession on Pi's faux provider, shared by the host-behaviour
-// harness (tests/host/harness.ts) and the folding-runtime harness (tests/runtime/harness.ts).
+// harness (tests/host/harness.ts) and the folding-runtime harness (tests/pi/harness.ts).
 // It owns: the model runtime (no network) with the faux provider registered, in-memory settings with
 // the compaction settings, the resource loader carrying the caller's extension factory, the session
 // manager (in-memory, new JSONL file, or an opened file resumed with a `session_start` resume event),

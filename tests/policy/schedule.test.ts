@@ -158,6 +158,18 @@ describe("epoch scheduling", () => {
 		expect(plan.reason).toMatch(/pressure backstop/);
 	});
 
+	it("between the quiet threshold and the backstop, commits only with stale mass of a twentieth of the budget", () => {
+		// Budget 100,000: stale mass (here a standing mark's freed tokens) of 4,999 is under 5%.
+		const at = (occupancyTokens: number, freed: number) =>
+			planCommit(input({ occupancyTokens, marks: [mark("a", 10, freed)] })).commit;
+		expect(at(85_000, 4_999)).toBe(false);
+		expect(at(85_000, 5_000)).toBe(true);
+		expect(at(91_999, 4_999)).toBe(false);
+		// At 92% the backstop commits whatever the stale mass.
+		expect(at(92_000, 4_999)).toBe(true);
+		expect(at(92_000, 0)).toBe(true);
+	});
+
 	it("commits only explicit decisions while automatic folding is paused", () => {
 		expect(planCommit(input({ occupancyTokens: 95_000, tools: [tool(0, 30_000)], paused: true })).commit).toBe(false);
 	});

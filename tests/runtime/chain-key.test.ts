@@ -4,11 +4,12 @@
 // else's, or not a key. Runs as root and, where ownership matters, as an unprivileged user.
 
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { chainKeyPath, forgetChainKeys, loadChainKey, processChainKey } from "../../src/runtime/index.ts";
 import { cleanupTempDirs, tempDir } from "../helpers/pi-session.ts";
+import { bundleForNobody, canDropPrivileges, NOBODY, runAsNobody } from "../verify/unprivileged.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -80,21 +81,24 @@ describe("the chain key file", () => {
 		});
 	}
 
-	const root = process.getuid?.() === 0;
-	it.runIf(root)("is not used by another user: a key file owned by root is refused for uid 65534", () => {
-		const agentDir = fresh();
-		chmodSync(agentDir, 0o755);
-		loadChainKey(agentDir);
-		chmodSync(join(agentDir, "pi-fold"), 0o755);
-		chmodSync(chainKeyPath(agentDir), 0o644);
-		chownSync(agentDir, 65534, 65534);
-		const script = `import { loadChainKey } from ${JSON.stringify(resolve("src/runtime/index.ts"))}; process.stdout.write(String(loadChainKey(process.argv[1]).problem));`;
-		const out = execFileSync(process.execPath, ["--input-type=module", "-e", script, agentDir], {
-			uid: 65534,
-			gid: 65534,
-			cwd: "/",
-			env: { ...process.env, HOME: "/" },
-		}).toString();
-		expect(out).toMatch(/the key file belongs to uid 0, not to this user \(uid 65534\)/);
-	});
+	it.runIf(canDropPrivileges)(
+		"is not used by another user: a key file owned by root is refused for uid 65534",
+		async () => {
+			const agentDir = fresh();
+			chmodSync(agentDir, 0o755);
+			loadChainKey(agentDir);
+			chmodSync(join(agentDir, "pi-fold"), 0o755);
+			chmodSync(chainKeyPath(agentDir), 0o644);
+			chownSync(agentDir, NOBODY, NOBODY);
+			// The child's code and, if need be, Node itself in a 0755 folder: the checkout may sit under a
+			// parent uid 65534 cannot enter.
+			const { dir: folder, entry } = await bundleForNobody(join(import.meta.dirname, "children", "load-chain-key.ts"));
+			try {
+				const out = runAsNobody(folder, entry, [agentDir]).stdout;
+				expect(out).toMatch(/the key file belongs to uid 0, not to this user \(uid 65534\)/);
+			} finally {
+				rmSync(folder, { recursive: true, force: true });
+			}
+		},
+	);
 });

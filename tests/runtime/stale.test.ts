@@ -1,15 +1,17 @@
 // Stale reads: a fold records each file read it holds (path and SHA-256 of the text the tool
 // returned, the lines a ranged read showed), and status, search and peek say when the file on disk
 // no longer holds that text or is gone. Checks are lazy and cached by the file's stat: asking again
-// about an unchanged file reads nothing. Old fold records without reads stay valid.
+// about an unchanged file reads nothing. Old fold records without reads stay valid. The bounds: 256
+// reads a record, 512 files a call, no file over 16 MiB read.
 
-import { mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fileReadsOf } from "../../src/lattice/index.ts";
-import { checkerFor } from "../../src/runtime/stale.ts";
+import { checkerFor, staleOf } from "../../src/runtime/stale.ts";
 import { chainKeyOf, chainRecord, parseDecisionRecord } from "../../src/state/index.ts";
+import { FileChecker } from "../../src/store/index.ts";
 import { readBatch, reply, toolResult, toolUse, user } from "../helpers/entries.ts";
 import { simFixture } from "./actions/sim-helpers.ts";
 
@@ -143,5 +145,42 @@ describe("stale reads", () => {
 		utimesSync(join(cwd, "a.ts"), new Date(), new Date(Date.now() + 5_000));
 		expect((await f.call({ action: "status" })).text).not.toContain("Stale reads");
 		expect(checker.reads).toBe(reads + 1);
+	});
+});
+
+describe("the bounds on stale-read checks", () => {
+	it("lists at most 256 reads on one fold record", () => {
+		const leaves = Array.from({ length: 300 }, (_, i) => readBatch(`b${i}`, [`f${i}.ts`])).flat();
+		const reads = fileReadsOf(leaves);
+		expect(reads).toHaveLength(256);
+		expect(reads.at(-1)?.path).toBe("f255.ts");
+	});
+
+	it("checks at most 512 distinct files in one call", () => {
+		const cwd = workspace({});
+		const reads = Array.from({ length: 600 }, (_, i) => ({
+			read: { entry: `r${i}`, path: `gone${i}.ts`, sha256: "a".repeat(64) },
+			fold: "f0000000000000001",
+		}));
+		const stale = staleOf({}, { cwd: () => cwd }, reads);
+		expect(stale.size).toBe(512);
+		expect(stale.get("r511")).toBe("gone");
+		expect(stale.has("r512")).toBe(false);
+	});
+
+	it("does not read a file larger than 16 MiB to compare it: unchecked", () => {
+		const cwd = workspace({});
+		const checker = new FileChecker();
+		const stamp = { sha256: "a".repeat(64) };
+		for (const [name, bytes, state] of [
+			["at-limit.bin", 16 * 1024 * 1024, "changed"],
+			["over-limit.bin", 16 * 1024 * 1024 + 1, "unchecked"],
+		] as const) {
+			const path = join(cwd, name);
+			writeFileSync(path, "");
+			truncateSync(path, bytes); // sparse: no 16 MiB written
+			expect(checker.check(path, stamp)).toBe(state);
+		}
+		expect(checker.reads).toBe(1);
 	});
 });

@@ -71,6 +71,16 @@ describe("the scanner", () => {
 		expect(first?.entryStart).toBe(0);
 	});
 
+	it("shows at most 60 bytes of the text line on each side of a match, and at most 80 of the match", () => {
+		const line = source([{ id: "e1", text: `${"a".repeat(300)} NEEDLE ${"b".repeat(300)}` }]);
+		const [hit] = scan(line, query("needle")).hits;
+		expect(hit?.before).toBe(`${"a".repeat(59)} `);
+		expect(hit?.after).toBe(` ${"b".repeat(59)}`);
+		const [long] = scan(source([{ id: "e1", text: `x ${"n".repeat(200)} y` }]), query("n{100,}", true)).hits;
+		expect(long?.match).toBe("n".repeat(80));
+		expect(long?.after).toBe("…");
+	});
+
 	it("matches quotes and newlines as the source stores them, and never inside an escape", () => {
 		expect(scan(src, query('"world"')).hitCount).toBe(1);
 		expect(scan(src, query("line\nfoo")).hitCount).toBe(1);
@@ -134,6 +144,16 @@ describe("the scanner", () => {
 			),
 			{ numRuns: 150 },
 		);
+	});
+
+	it("finds a regex match of up to 1,024 bytes whole across chunk boundaries", () => {
+		const long = source([{ id: "e1", text: `x ${"n".repeat(1_000)} y` }]);
+		const [whole] = scan(long, query("n{1000}", true)).hits;
+		const [chunked, ...rest] = scan(long, query("n{1000}", true), 300).hits;
+		expect(rest).toEqual([]);
+		expect(chunked?.offset).toBe(whole?.offset);
+		expect(chunked?.length).toBe(1_000);
+		expect(whole?.length).toBe(1_000);
 	});
 
 	it("finds a needle with a rare byte by that byte, and one of common bytes through a lowercased copy", () => {

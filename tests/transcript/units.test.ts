@@ -84,6 +84,14 @@ describe("the fresh tail", () => {
 		expect(freshTailStart(units, 1_000_000)).toBe(units.length - FRESH_TAIL_UNITS);
 	});
 
+	it("holds at most a quarter of the budget (at 4 characters a token)", () => {
+		const newest = (n: number) => units.slice(-n).reduce((sum, u) => sum + u.chars, 0);
+		// A budget whose quarter, in characters, is exactly the newest four units: those four stay.
+		expect(freshTailStart(units, newest(4))).toBe(units.length - 4);
+		expect(freshTailStart(units, newest(4) - 1)).toBe(units.length - 3);
+		expect(freshTailStart(units, newest(6))).toBe(units.length - 6);
+	});
+
 	it("shrinks on a small window but never below the minimum", () => {
 		expect(freshTailStart(units, 10)).toBe(units.length - FRESH_TAIL_MIN_UNITS);
 	});

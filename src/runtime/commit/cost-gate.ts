@@ -49,6 +49,15 @@ export interface CostGate {
 }
 
 /**
+/**
+ * The keep-raw floor in estimated tokens: the `keepRawTokens` option (provider tokens) turned into
+ * estimated ones by the calibration rate, at most KEEP_RAW_MAX_BUDGET_SHARE of the budget.
+ */
+export function keepRawFloor(keepRawTokens: number, calibrationRate: number, budgetTokens: number): number {
+	return Math.min(keepRawTokens / calibrationRate, KEEP_RAW_MAX_BUDGET_SHARE * budgetTokens);
+}
+
+/**
  * The first unit of the newest units holding `keepTokens` of the window (the keep-raw floor). What
  * the agent chose to see (`kept`: an expand, a recent peek) stays raw on its own account and does
  * not use up the floor, so it never pushes the work in hand (a stage's instructions) out of it.
@@ -136,7 +145,7 @@ export function costGate(input: {
 	const tokens = windowTokens(snap);
 	const marks = markViews(snap, tokens);
 	// `snap.budget` is in estimated tokens (the runtime scales it by the calibration): one unit throughout.
-	const keep = Math.min(options.keepRawTokens / k, KEEP_RAW_MAX_BUDGET_SHARE * snap.budget.budgetTokens);
+	const keep = keepRawFloor(options.keepRawTokens, k, snap.budget.budgetTokens);
 	const kept = keptRawUnits(snap, options.toolName);
 	const deep = { ...snap, freshUnit: Math.min(snap.freshUnit, keepRawUnit(snap, tokens, keep, kept)) };
 	const ladder = ladderInput(deep, options, tokens, input.occupancy.tokens / snap.budget.budgetTokens);

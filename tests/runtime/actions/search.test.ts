@@ -109,12 +109,13 @@ describe("search", () => {
 		expect((result.details.hits as Hit[]).map((h) => h.fold)).toEqual([first, second]);
 	});
 
-	it("pages: limit matches a page, a call for the next page, at most 4,000 characters", async () => {
+	it("pages: limit matches a page (5 by default), a call for the next page, at most 4,000 characters", async () => {
 		const f = simFixture();
 		const long = Array.from({ length: 30 }, (_, i) => `${"x".repeat(300)} needle ${i} ${"y".repeat(300)}`).join("\n");
 		f.append([user("u1", "read it"), ...readBatch("b1", ["src/long.ts"], () => long), reply("a1", "done")]);
 		f.pad();
 		await f.fold("u1", "a1", "Looked at long.ts: thirty marked lines.");
+		expect((await f.call({ action: "search", pattern: "needle" })).details).toMatchObject({ total: 30, pages: 6 });
 		const first = await f.call({ action: "search", pattern: "needle", limit: 10 });
 		expect(first.details).toMatchObject({ total: 30, page: 1, pages: 3 });
 		expect(first.text.length).toBeLessThanOrEqual(4_000);
@@ -126,11 +127,14 @@ describe("search", () => {
 		expect(last.text).toContain("[end of matches]");
 	});
 
-	it("refuses a bad pattern or a fold not on the branch, and says when nothing is folded", async () => {
+	it("refuses a bad pattern, a page past the first 500 hits or a fold not on the branch, and says when nothing is folded", async () => {
 		const { f } = await twoFolds();
 		const bad = await f.call({ action: "search", pattern: "(oops", regex: true });
 		expect(bad.isError).toBe(true);
 		expect(bad.text).toMatch(/search refused: pattern: not a valid regular expression/);
+		const deep = await f.call({ action: "search", pattern: "needle", limit: 10, page: 51 });
+		expect(deep.text).toMatch(/page 51 of 10 is past the first 500 hits; narrow the pattern/);
+		expect((await f.call({ action: "search", pattern: "needle", limit: 10, page: 50 })).isError).not.toBe(true);
 		const missing = await f.call({ action: "search", pattern: "x", fold: "f0000000000000000" });
 		expect(missing.text).toMatch(/no fold f0000000000000000 on this branch/);
 		const empty = simFixture();
