@@ -1,5 +1,5 @@
 // `pi-fold demo` / `npm run demo` (bundle build/cli-demo.js): the offline session benchmark, the
-// project's main job. Parses its flags (declared once below, defaults from bench/session/options.ts),
+// project's main job. Parses its flags (declared once below, defaults from bench/session/demo-options.ts),
 // then loads the benchmark, which imports Pi, as a separate chunk: `pi-fold demo --help` and bad
 // flags are answered without Pi. Prints the table (or report.json with --json) to stdout and
 // progress to stderr unless --quiet; the benchmark writes its results folder. Does its own I/O.
@@ -13,7 +13,7 @@ import {
 	DEFAULT_WINDOW,
 	type DemoOptionsInput,
 	SWEEP_WINDOWS,
-} from "./session/options.ts";
+} from "./session/demo-options.ts";
 
 export const DEMO_COMMAND = {
 	name: "demo",

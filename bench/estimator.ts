@@ -1,5 +1,5 @@
 // The token-estimator benchmark: per-file error of estimateTokens against exact o200k_base counts
-// (gpt-tokenizer) on the held-out half of the corpus (bench/corpus.ts), next to chars/4, and the
+// (gpt-tokenizer) on the held-out half of the corpus (bench/estimator-corpus.ts), next to chars/4, and the
 // estimator's throughput (JS string -> Wasm included) next to the exact encoder's. Reads corpus
 // files; no writes. Importable (runEstimatorBench, renderEstimatorTable) and runnable alone:
 //   npm exec -- node bench/estimator.ts [--json] [--sample N]
@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type CoreBackend, core, estimateTokens } from "../src/wasm/index.ts";
-import { CORPUS_RULE, listCorpus } from "./corpus.ts";
 import { type MachineInfo, machineInfo, median } from "./data.ts";
+import { CORPUS_RULE, listCorpus } from "./estimator-corpus.ts";
 
 /** Error target (mean absolute percentage error per file, held out). */
 export const TARGET_MAPE = 0.05;

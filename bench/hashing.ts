@@ -1,6 +1,6 @@
 // The hashing benchmarks of pi-fold/verify, in process: every row times pi-fold and its peers side by
 // side in one run (round-robin repeats, median), and states the target ratio (peer time / pi-fold
-// time). Data is generated with a seeded PRNG and written in 4 MiB pieces (bench/hashing/data.ts) to
+// time). Data is generated with a seeded PRNG and written in 4 MiB pieces (bench/hashing/hashing-data.ts) to
 // a temporary folder that is removed afterwards (also on Ctrl-C), so the run's memory stays well
 // under 300 MB. `threads` hashing threads each: pi-fold's calling thread plus threads - 1 workers, and
 // the threaded peer's workers. Not a timed test: `pi-fold bench` (default 512 MB) or
@@ -12,6 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSHA256 } from "hash-wasm";
+import { closeSharedPools, VerifyPool } from "../src/verify/hash-pool.ts";
 import {
 	createSha256,
 	engineCalibration,
@@ -21,9 +22,8 @@ import {
 	verifyStore,
 	writeBlobStream,
 } from "../src/verify/index.ts";
-import { closeSharedPools, VerifyPool } from "../src/verify/pool.ts";
 import { collectGarbage, type MachineInfo, machineInfo, median, Prng } from "./data.ts";
-import { prngPieces, writeMixedStore } from "./hashing/data.ts";
+import { prngPieces, writeMixedStore } from "./hashing/hashing-data.ts";
 import { hashWasmOneThread, hashWasmStreamFile, nodeOneThread, nodeStreamFile, nodeWorkers } from "./peers.ts";
 
 const MB = 1024 * 1024;

@@ -8,7 +8,7 @@ import { createHash, hash as cryptoHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createSHA256, type IHasher } from "hash-wasm";
-import type { VerifyPool } from "../src/verify/pool.ts";
+import type { VerifyPool } from "../src/verify/hash-pool.ts";
 import type { Task } from "../src/verify/tasks.ts";
 
 /** Blobs at or below this size are read whole; larger ones are streamed (both peers and pi-fold: 4 MiB). */

@@ -1,8 +1,8 @@
 // Runs `pi-fold bench` from sources, without a build (quick trials):
 //   npm exec -- node bench/run.ts --size 64 --no-estimator
-// Same flags, output and exit status as the bundled command (bench/main.ts); errors as one line.
+// Same flags, output and exit status as the bundled command (bench/bench-main.ts); errors as one line.
 
-import { main } from "./main.ts";
+import { main } from "./bench-main.ts";
 
 try {
 	process.exitCode = await main(process.argv.slice(2));

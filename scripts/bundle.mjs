@@ -11,11 +11,11 @@
 //   build/cli-hash.js     src/cli/commands/hash.ts   one bundle per command, loaded by the bin by path
 //   build/cli-verify.js   src/cli/commands/verify.ts
 //   build/cli-replay.js   src/cli/commands/replay.ts `pi-fold replay` (src/replay on the simulator; no Pi)
-//   build/cli-bench.js    bench/main.ts              hash-wasm is a peer of the benchmark only
+//   build/cli-bench.js    bench/bench-main.ts              hash-wasm is a peer of the benchmark only
 //   build/cli-demo.js     bench/demo.ts              + build/cli-demo-*.js chunks (the session benchmark,
 //                                                    split off so `demo --help` loads no Pi)
-//   build/search-worker.js src/store/search/worker.ts the search worker thread the other bundles spawn (no Pi, no Wasm)
-//   build/verify-worker.js src/verify/worker.ts       the verifier's worker threads (spawned by verify.js and
+//   build/search-worker.js src/store/search/search-worker.ts the search worker thread the other bundles spawn (no Pi, no Wasm)
+//   build/verify-worker.js src/verify/verify-worker.ts       the verifier's worker threads (spawned by verify.js and
 //                                                    cli-verify.js): node:crypto, node:fs, node:worker_threads only
 
 import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -34,12 +34,12 @@ export const BUNDLES = [
 	{ in: "src/cli/commands/hash.ts", out: "build/cli-hash.js" },
 	{ in: "src/cli/commands/verify.ts", out: "build/cli-verify.js" },
 	{ in: "src/cli/commands/replay.ts", out: "build/cli-replay.js" },
-	{ in: "bench/main.ts", out: "build/cli-bench.js" },
+	{ in: "bench/bench-main.ts", out: "build/cli-bench.js" },
 	{ in: "bench/demo.ts", out: "build/cli-demo.js", split: true },
-	{ in: "src/store/search/worker.ts", out: "build/search-worker.js" },
+	{ in: "src/store/search/search-worker.ts", out: "build/search-worker.js" },
 	// The verification worker threads' own small bundle (no CLI, no zod, no require shim), found beside
-	// build/verify.js and build/cli-verify.js by src/verify/pool.ts workerEntry.
-	{ in: "src/verify/worker.ts", out: "build/verify-worker.js", worker: true },
+	// build/verify.js and build/cli-verify.js by src/verify/hash-pool.ts workerEntry.
+	{ in: "src/verify/verify-worker.ts", out: "build/verify-worker.js", worker: true },
 ];
 
 /** package.json's version and the floor of engines.node (">=22.19.0" -> "22.19.0"). */

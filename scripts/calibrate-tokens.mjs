@@ -1,5 +1,5 @@
 // Fits the token estimator's per-feature costs (assembly/tokens-costs.generated.ts) against exact o200k_base
-// counts from gpt-tokenizer, on the calibration half of the corpus (bench/corpus.ts), and reports
+// counts from gpt-tokenizer, on the calibration half of the corpus (bench/estimator-corpus.ts), and reports
 // per-file error on both halves. Reads build/pi-fold-core.scalar.wasm (run `npm run build` first);
 // with --write it rewrites assembly/tokens-costs.generated.ts (rendered by tokens-costs.mjs; then
 // rebuild).
@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
-import { CORPUS_RULE, listCorpus } from "../bench/corpus.ts";
+import { CORPUS_RULE, listCorpus } from "../bench/estimator-corpus.ts";
 import { renderTokenCosts, TOKEN_COSTS_FILE } from "./tokens-costs.mjs";
 import { buildDfa, runDfa } from "./tokens-dfa.mjs";
 

@@ -6,14 +6,14 @@
 // and hash is measured in separate runs. The whole benchmark runs twice: as is, and with SHA-NI
 // masked for OpenSSL (OPENSSL_ia32cap), which every contender using OpenSSL inherits. Everything is
 // written to one temporary folder, removed at the end (also on Ctrl-C). Memory of the benchmark
-// itself stays at a few MiB of data (data.ts writes in 4 MiB pieces). Does its own I/O.
+// itself stays at a few MiB of data (hashing-data.ts writes in 4 MiB pieces). Does its own I/O.
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type MachineInfo, machineInfo, median, Prng } from "../data.ts";
-import { writeMixedStore, writeRandomFile } from "./data.ts";
+import { writeMixedStore, writeRandomFile } from "./hashing-data.ts";
 import { NODE_ONE_THREAD, NODE_THREADS, RSS_PRELOAD } from "./peer-scripts.ts";
 import { available, type Contender, peakRss, runOnce } from "./processes.ts";
 

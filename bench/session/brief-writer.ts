@@ -6,7 +6,7 @@
 import type { Message } from "@earendil-works/pi-ai";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/briefs/summarizer.ts";
 import { RECEIPT_LINE, STAGE_HEADER } from "./protocol.ts";
-import { textOf } from "./window.ts";
+import { textOf } from "./window-view.ts";
 
 /** Characters of a written brief at most (pi-fold refuses briefs over 1,200). */
 export const BRIEF_WRITER_MAX_CHARS = 1_100;

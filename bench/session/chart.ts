@@ -6,9 +6,9 @@
 
 import { type ChartInput, type ChartSeries, niceStep, renderLineChart } from "../../src/chart/index.ts";
 import { QUIET_OCCUPANCY } from "../../src/policy/index.ts";
+import { pifoldServingBudget } from "./demo-options.ts";
 import { PRICES, type RequestRecord } from "./ledger.ts";
-import { pifoldServingBudget } from "./options.ts";
-import type { Report } from "./report.ts";
+import type { Report } from "./session-report.ts";
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 

@@ -2,7 +2,7 @@
 // its answers with these functions from disk; the scripted policy computes them from the text it sees in its
 // window. Pure functions.
 
-export { countLines } from "./corpus.ts";
+export { countLines } from "./session-corpus.ts";
 
 export interface Definition {
 	symbol: string;

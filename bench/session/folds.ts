@@ -4,7 +4,7 @@
 
 import type { Message } from "@earendil-works/pi-ai";
 import { RECEIPT_LINE } from "./protocol.ts";
-import { textOf, type WindowView } from "./window.ts";
+import { textOf, type WindowView } from "./window-view.ts";
 
 /** The context tool's name in every pi-fold arm (pi-fold's default `toolName`). */
 export const CONTEXT_TOOL = "active_context";

@@ -3,12 +3,11 @@
 
 export { type ArmDefinition, type ArmEnv, getArm, listArms, registerArm } from "./arms.ts";
 export { renderChart } from "./chart.ts";
-export { CORPUS_RULE, type Corpus, loadCorpus } from "./corpus.ts";
+export { DEFAULT_SUMMARY_MAX_CHARS, summarize } from "./compaction-summarizer.ts";
+export * from "./demo-options.ts";
 export { type LedgerTotals, ledgerTotals, PRICES, type RequestRecord } from "./ledger.ts";
-export * from "./options.ts";
 export { buildPlan, type Plan, type PlanStage, type Question } from "./plan.ts";
 export { createPolicyFactory, decide, type PolicyOptions } from "./policy.ts";
-export { type ArmReport, buildReport, type Report, reportSchema } from "./report.ts";
 export {
 	answerFromFileText,
 	type RecoveryRoute,
@@ -17,9 +16,10 @@ export {
 	type ToolCallSpec,
 	visibleRoute,
 } from "./routes.ts";
-export { type DemoResult, defaultResultsDir, runDemo } from "./run.ts";
+export { type DemoResult, defaultResultsDir, runDemo } from "./run-demo.ts";
 export { type ArmRun, runArm } from "./session.ts";
-export { DEFAULT_SUMMARY_MAX_CHARS, summarize } from "./summarizer.ts";
+export { CORPUS_RULE, type Corpus, loadCorpus } from "./session-corpus.ts";
+export { type ArmReport, buildReport, type Report, reportSchema } from "./session-report.ts";
 export { runSweep, SWEEP_WINDOWS, type SweepResult } from "./sweep.ts";
 export { DEFAULT_PIFOLD_ARMS, evaluateSweep, type SweepVerdict } from "./sweep-targets.ts";
 export { renderTable } from "./table.ts";
@@ -31,4 +31,4 @@ export {
 	type VisibleResult,
 	visibleTexts,
 	type WindowView,
-} from "./window.ts";
+} from "./window-view.ts";

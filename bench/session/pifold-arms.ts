@@ -8,13 +8,13 @@ import type { PiFoldOptions } from "../../src/options/index.ts";
 import { type PiFold, piChainKey, registerPiFold } from "../../src/pi/index.ts";
 import { emptyState, replay } from "../../src/state/index.ts";
 import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arm-types.ts";
+import { pifoldTotalWindow } from "./demo-options.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
-import { pifoldTotalWindow } from "./options.ts";
 import { addPeekedReads, briefRoute, handIn, peekRoute } from "./pifold-policy.ts";
 import { commitChecks } from "./predictions.ts";
 import { recallMetrics } from "./recall-metrics.ts";
 import { recoverListed, searchRoute } from "./search-route.ts";
-import { textOf } from "./window.ts";
+import { textOf } from "./window-view.ts";
 
 const runtimes = new WeakMap<ArmEnv, PiFold>();
 

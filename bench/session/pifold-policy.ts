@@ -19,7 +19,7 @@ import {
 } from "./folds.ts";
 import { RECEIPT_LINE } from "./protocol.ts";
 import { answerFromFileText, questionTarget, type RecoveryRoute, type ToolCallSpec } from "./routes.ts";
-import { callsSince, type QuestionView, type StageView, type WindowView } from "./window.ts";
+import { callsSince, type QuestionView, type StageView, type WindowView } from "./window-view.ts";
 
 /** Bytes per peek page the agent asks for at most (pi-fold's default is 12,000; its cap 64,000). */
 export const PEEK_PAGE_BYTES = 32_000;

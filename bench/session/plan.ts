@@ -3,9 +3,9 @@
 // revisits a file of an earlier stage; probe stages ask about earlier stages; note stages ask for a written note.
 // Pure functions over an already loaded corpus.
 
-import { type Corpus, type CorpusFile, sha256Hex } from "./corpus.ts";
 import { definitionLine, findDefinitions } from "./facts.ts";
 import { createRandom, type Random } from "./random.ts";
+import { type Corpus, type CorpusFile, sha256Hex } from "./session-corpus.ts";
 
 export type QuestionKind = "line-count" | "definition-line" | "defining-file" | "receipt";
 

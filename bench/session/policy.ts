@@ -6,11 +6,11 @@
 
 import type { AssistantMessage, Message, ToolCall } from "@earendil-works/pi-ai";
 import { isBriefRequest, writeBrief } from "./brief-writer.ts";
+import { isSummaryRequest, summarize } from "./compaction-summarizer.ts";
 import { countLines, findDefinitions } from "./facts.ts";
 import { STAGE_TOOL } from "./protocol.ts";
 import { type RecoveryRoute, rereadRoute, type ToolCallSpec, UNKNOWN_ANSWER, visibleRoute } from "./routes.ts";
-import { isSummaryRequest, summarize } from "./summarizer.ts";
-import { buildView, callsSince, type StageView, summaryStage, visibleKey, type WindowView } from "./window.ts";
+import { buildView, callsSince, type StageView, summaryStage, visibleKey, type WindowView } from "./window-view.ts";
 
 /** Words in every note the policy writes (inside the 200-400 the stages ask for). */
 export const NOTE_WORDS = 300;

@@ -9,7 +9,7 @@ import { Lattice } from "../../src/lattice/index.ts";
 import type { FoldState } from "../../src/state/index.ts";
 import type { TranscriptEntry } from "../../src/transcript/index.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
-import { textOf } from "./window.ts";
+import { textOf } from "./window-view.ts";
 
 export interface RecallMetrics {
 	searches: number;

@@ -1,5 +1,5 @@
 // The per-arm part of report.json as zod schemas: one provider request, the ledger totals, pi-fold's
-// fold measures and one arm's report. report.ts builds the whole report from them; targets.ts
+// fold measures and one arm's report. session-report.ts builds the whole report from them; targets.ts
 // judges arm reports. Pure.
 
 import { z } from "zod";

@@ -5,7 +5,7 @@
 
 import { countLines, definitionLine } from "./facts.ts";
 import { RECEIPT_LINE } from "./protocol.ts";
-import { callsSince, type QuestionView, type StageView, visibleTexts, type WindowView } from "./window.ts";
+import { callsSince, type QuestionView, type StageView, visibleTexts, type WindowView } from "./window-view.ts";
 
 export interface ToolCallSpec {
 	name: string;

@@ -9,7 +9,7 @@ import { definitionLine } from "./facts.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
 import { RECEIPT_LINE } from "./protocol.ts";
 import { questionTarget, type RecoveryRoute, type ToolCallSpec } from "./routes.ts";
-import type { QuestionView, StageView, WindowView } from "./window.ts";
+import type { QuestionView, StageView, WindowView } from "./window-view.ts";
 
 /** Matches the agent asks for per search page, and pages it reads for one question at most. */
 export const SEARCH_LIMIT = 10;

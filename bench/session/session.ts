@@ -7,14 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentSession, ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arms.ts";
-import { type Corpus, materializeCorpus } from "./corpus.ts";
-import { loadPiHost, type PiHost } from "./host.ts";
+import { createBenchProvider, REQUEST_CAP_ERROR } from "./bench-model.ts";
 import type { RequestRecord } from "./ledger.ts";
+import { loadPiHost, type PiHost } from "./pi-packages.ts";
 import type { Plan } from "./plan.ts";
 import { createPolicyFactory } from "./policy.ts";
 import { STAGE_TOOL, taskMessage } from "./protocol.ts";
-import { createBenchProvider, REQUEST_CAP_ERROR } from "./provider.ts";
 import { createRunRecord, type RunRecord } from "./record.ts";
+import { type Corpus, materializeCorpus } from "./session-corpus.ts";
 import { stageToolExtension } from "./stage-tool.ts";
 
 /** The system prompt every arm's session runs with (replaces Pi's default, which names install paths). */

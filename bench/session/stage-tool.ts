@@ -3,7 +3,7 @@
 // Pi's own (tool results become transcript entries).
 
 import type { ExtensionAPI, ExtensionFactory } from "@earendil-works/pi-coding-agent";
-import type { PiHost } from "./host.ts";
+import type { PiHost } from "./pi-packages.ts";
 import type { Plan, PlanStage } from "./plan.ts";
 import {
 	completionResult,

@@ -3,8 +3,8 @@
 // the peak request, compactions, probes (receipts), stages completed; then the targets' verdicts.
 // Pure.
 
-import type { Report } from "./report.ts";
 import type { ArmReport } from "./report-schema.ts";
+import type { Report } from "./session-report.ts";
 import type { SweepVerdict } from "./sweep-targets.ts";
 
 const usd = (v: number) => `$${v.toFixed(2)}`;

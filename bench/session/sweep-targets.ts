@@ -3,8 +3,8 @@
 // measured, window by window where it failed. Nothing is loosened to pass. Pure.
 
 import { predictionError } from "./predictions.ts";
-import type { Report } from "./report.ts";
 import type { ArmReport } from "./report-schema.ts";
+import type { Report } from "./session-report.ts";
 
 /** The arms that run pi-fold's defaults: the ladder alone, and the curating agent. */
 export const DEFAULT_PIFOLD_ARMS: readonly string[] = ["pifold-ladder", "pifold-agent"];

@@ -5,13 +5,13 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { DemoOptionsInput } from "./options.ts";
-import type { Report } from "./report.ts";
-import { defaultResultsDir, type RunDemoContext, runDemo } from "./run.ts";
+import type { DemoOptionsInput } from "./demo-options.ts";
+import { defaultResultsDir, type RunDemoContext, runDemo } from "./run-demo.ts";
+import type { Report } from "./session-report.ts";
 import { renderSweepTable } from "./sweep-table.ts";
 import { evaluateSweep, type SweepVerdict } from "./sweep-targets.ts";
 
-export { SWEEP_WINDOWS } from "./options.ts";
+export { SWEEP_WINDOWS } from "./demo-options.ts";
 
 export interface SweepResult {
 	/** Each window's report, in window order. */

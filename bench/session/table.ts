@@ -3,7 +3,7 @@
 
 import type { LedgerTotals } from "./ledger.ts";
 import { recallCost } from "./recall-targets.ts";
-import type { ArmReport, Report } from "./report.ts";
+import type { ArmReport, Report } from "./session-report.ts";
 
 const int = (n: number): string => Math.round(n).toLocaleString("en-US");
 const usd = (n: number): string => `$${n.toFixed(2)}`;

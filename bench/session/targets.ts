@@ -4,7 +4,7 @@
 // verdict comes with the measured value; a target whose arms did not run is "not run". Pure functions.
 
 import { z } from "zod";
-import { pifoldServingBudget } from "./options.ts";
+import { pifoldServingBudget } from "./demo-options.ts";
 import type { ArmReport } from "./report-schema.ts";
 
 export const targetSchema = z.object({

@@ -1,5 +1,7 @@
 // Fold lattice layer: fold records, their content-derived ids and exact sources, nesting, the
 // visible structure and span snapping. Pure; no Pi imports.
+
+export type { BriefSource, FoldChild, FoldKind, FoldOrigin, FoldRecord } from "./fold-types.ts";
 export { Lattice, LatticeError, type PlacedFold, type VisibleItem } from "./lattice.ts";
 export {
 	type FileRead,
@@ -12,4 +14,3 @@ export {
 } from "./reads.ts";
 export { FOLD_ID_HEX, foldId, foldSource, parseFoldSource } from "./source.ts";
 export { type SnappedSpan, SpanError, type SpanRequest, snapSpan } from "./span.ts";
-export type { BriefSource, FoldChild, FoldKind, FoldOrigin, FoldRecord } from "./types.ts";

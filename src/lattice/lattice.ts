@@ -3,7 +3,7 @@
 // expanded. Pure; the caller supplies the records and the transcript order.
 
 import type { TranscriptEntry } from "../transcript/index.ts";
-import type { FoldChild, FoldRecord } from "./types.ts";
+import type { FoldChild, FoldRecord } from "./fold-types.ts";
 
 /** A fold placed on the transcript: its record and its entry range [start, end). */
 export interface PlacedFold {

@@ -1,6 +1,6 @@
 // Options layer: the public configuration surface of pi-fold (one zod schema, documented defaults)
-// and its resolution, and the settings files installed users write (settings.ts). Pure; no Pi imports.
-export { derivedNames, OptionsError, resolveOptions } from "./resolve.ts";
+// and its resolution, and the settings files installed users write (settings-files.ts). Pure; no Pi imports.
+
 export {
 	DEFAULT_BRAND_NOUN,
 	DEFAULT_COMMAND_NAMES,
@@ -18,7 +18,8 @@ export {
 	type SummarizeSpanResult,
 	TOOL_ACTIONS,
 	type ToolAction,
-} from "./schema.ts";
+} from "./option-schema.ts";
+export { derivedNames, OptionsError, resolveOptions } from "./resolve.ts";
 export {
 	CODE_ONLY_OPTIONS,
 	FILE_OPTIONS,
@@ -31,4 +32,4 @@ export {
 	type SettingsScope,
 	type SettledOptions,
 	settleOptions,
-} from "./settings.ts";
+} from "./settings-files.ts";

@@ -3,7 +3,7 @@
 // entry types, status sources and directories derived from `entryTypePrefix`. Pure.
 
 import { DEFAULT_READ_ONLY_TOOLS } from "../transcript/index.ts";
-import { commandNamesOf, optionsSchema, REMOVED_OPTIONS, type ResolvedOptions, TOOL_ACTIONS } from "./schema.ts";
+import { commandNamesOf, optionsSchema, REMOVED_OPTIONS, type ResolvedOptions, TOOL_ACTIONS } from "./option-schema.ts";
 
 export class OptionsError extends Error {
 	constructor(message: string) {

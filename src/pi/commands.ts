@@ -22,7 +22,7 @@ import {
 } from "../runtime/index.ts";
 import type { PiFold } from "./host.ts";
 import { refreshFooter } from "./notices.ts";
-import { displayPath, type PiFoldSettings } from "./settings.ts";
+import { displayPath, type PiFoldSettings } from "./settings-loader.ts";
 
 function show(ctx: ExtensionCommandContext, raw: string, level: "info" | "warning" | "error" = "info"): void {
 	const text = escapeUnsafe(raw);

@@ -2,7 +2,7 @@
 // branch), each request (context_with_system: the fence, then the window observer; message_end:
 // usage; before_provider_request: the Anthropic breakpoint, then the wire observer), and native
 // compaction (session_before_compact). The boundaries (turn_end / agent_before_settle) are
-// boundary.ts's. Every handler catches its own errors and reports them with the event name (out of
+// boundary-hooks.ts's. Every handler catches its own errors and reports them with the event name (out of
 // band), so a failure never kills the host.
 
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";

@@ -1,7 +1,7 @@
 // The runtime's `Host` over Pi: the active branch from Pi's session manager (branch.ts), decision
 // records appended with `pi.appendEntry`, Pi's agent directory (`getAgentDir()`: where the records'
 // key lives), the session's model, Pi's own context estimate, the system
-// prompt, model-written briefs through Pi's model registry (summarizer.ts) and the out-of-band
+// prompt, model-written briefs through Pi's model registry (model-briefs.ts) and the out-of-band
 // notifier. Built per hook or tool call, because Pi may replace its session between calls.
 
 import { type Api, getPromptCacheTtlMs, type Model } from "@earendil-works/pi-ai";
@@ -19,7 +19,7 @@ export interface PiFold {
 	host(ctx: ExtensionContext): Host;
 }
 
-/** Writes a brief for a ladder fold through Pi (summarizer.ts builds one per runtime). */
+/** Writes a brief for a ladder fold through Pi (model-briefs.ts builds one per runtime). */
 export type PiBriefWriter = (
 	ctx: ExtensionContext,
 	leaves: readonly TranscriptEntry[],

@@ -14,7 +14,7 @@ import {
 	SuggestionRegistry,
 	suggestionAcceptEntryType,
 } from "../runtime/index.ts";
-import type { BoundaryFollower } from "./boundary.ts";
+import type { BoundaryFollower } from "./boundary-hooks.ts";
 import type { PiFold } from "./host.ts";
 import { notifierFor } from "./notify.ts";
 

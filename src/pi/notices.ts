@@ -3,12 +3,12 @@
 // footer item through Pi's status API (folds, marks, the window used: Pi's own figure). Both only
 // where Pi has a UI (`ctx.hasUI`: the TUI, and RPC clients, which receive them as they receive any
 // extension's notify and setStatus); print and JSON modes get nothing. The boundary notice is a
-// follower of pi-fold's boundary handler (boundary.ts), so it reads the drafts that handler returns.
+// follower of pi-fold's boundary handler (boundary-hooks.ts), so it reads the drafts that handler returns.
 // Never throws into Pi.
 
 import type { ExtensionAPI, ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { type CommitBody, type CommitNote, commitFacts, commitNotice, footerText } from "../runtime/index.ts";
-import type { BoundaryFollower } from "./boundary.ts";
+import type { BoundaryFollower } from "./boundary-hooks.ts";
 import type { PiFold } from "./host.ts";
 
 /** The key of pi-fold's item in Pi's footer (Pi sorts extension statuses by key). */

@@ -1,8 +1,8 @@
 // Wires pi-fold into Pi: settles the options (registerPiFold's own over the settings files,
-// settings.ts; callbacks contained: option-checks.ts), creates the runtime, and registers the hooks
+// settings-loader.ts; callbacks contained: option-checks.ts), creates the runtime, and registers the hooks
 // (hooks.ts), the tool (at session start, unless its name is taken), the checks of the options
 // against the session, the commands, the human's notices (notices.ts) and, last, the one handler
-// per boundary event (boundary.ts). The runtime itself knows nothing of Pi: each call gets a host
+// per boundary event (boundary-hooks.ts). The runtime itself knows nothing of Pi: each call gets a host
 // (host.ts) built from the event's context.
 
 import { join } from "node:path";
@@ -11,16 +11,16 @@ import { errorMessage } from "../common/index.ts";
 import { type PiFoldOptions, SETTINGS_FILE_NAME } from "../options/index.ts";
 import { FoldRuntime, type SourceStore } from "../runtime/index.ts";
 import { core } from "../wasm/index.ts";
-import { registerBoundary } from "./boundary.ts";
+import { registerBoundary } from "./boundary-hooks.ts";
 import { registerCommands } from "./commands.ts";
 import { registerHooks } from "./hooks.ts";
 import { type PiFold, piHost } from "./host.ts";
 import { registerIntegrations } from "./integrations.ts";
+import { briefWriterFor } from "./model-briefs.ts";
 import { registerNotices } from "./notices.ts";
 import { notifierFor } from "./notify.ts";
 import { containCallbacks, OptionReporter, registerToolChecked, registerWindowCheck } from "./option-checks.ts";
-import { PiFoldSettings } from "./settings.ts";
-import { briefWriterFor } from "./summarizer.ts";
+import { PiFoldSettings } from "./settings-loader.ts";
 import { registerTool } from "./tool.ts";
 
 export interface RegisterExtras {

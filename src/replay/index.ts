@@ -1,6 +1,6 @@
 // Replay layer: a recorded Pi session file read without Pi (session-file.ts), what happened in it
-// from its own usage (native.ts), the same messages replayed offline through pi-fold's policy with
-// no model calls (replay.ts, on src/simulate), and the side-by-side text and chart (report.ts).
+// from its own usage (recorded-session.ts), the same messages replayed offline through pi-fold's policy with
+// no model calls (replay-session.ts, on src/simulate), and the side-by-side text and chart (replay-report.ts).
 // `pi-fold replay` (src/cli/commands/replay.ts) does the file I/O.
 export { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
 export {
@@ -11,7 +11,8 @@ export {
 	type Prices,
 	promptOf,
 	type UsageTotals,
-} from "./native.ts";
+} from "./recorded-session.ts";
+export { renderReplay, replayChart } from "./replay-report.ts";
 export {
 	DEFAULT_CACHE_TTL_MS,
 	DEFAULT_MAX_OUTPUT,
@@ -20,8 +21,7 @@ export {
 	type ReplayOptions,
 	type ReplayResult,
 	replaySession,
-} from "./replay.ts";
-export { renderReplay, replayChart } from "./report.ts";
+} from "./replay-session.ts";
 export {
 	type FileEntry,
 	type FileUsage,

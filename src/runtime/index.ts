@@ -16,7 +16,6 @@ export {
 export { adoptHeld } from "./adopt.ts";
 export { bindingProblem, ensureBound, readBoundSource } from "./bound-source.ts";
 export { type BranchViewInput, branchViewOf, type EntryView, recordsOf } from "./branch-view.ts";
-export { candidatesFor } from "./candidates.ts";
 export {
 	CHAIN_KEY_DIR,
 	CHAIN_KEY_FILE,
@@ -45,7 +44,7 @@ export {
 	type EvidenceRefusal,
 	evidenceIngestorFor,
 	mcpServerOf,
-} from "./evidence.ts";
+} from "./evidence-ingest.ts";
 export type {
 	BoundaryDraft,
 	BriefOut,
@@ -59,6 +58,7 @@ export type {
 	SessionLocation,
 	SourceStore,
 } from "./ports.ts";
+export { candidatesFor } from "./projection-provider.ts";
 export {
 	BOUNDARY_NAMES,
 	type BoundaryKind,
@@ -68,7 +68,6 @@ export {
 export { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
 export { type CommitFacts, commitClause, commitFacts, commitNotice, costText } from "./status/commit.ts";
 export { renderConfig } from "./status/config.ts";
-export { renderDetails } from "./status/details.ts";
 export {
 	CONTEXT_VIEWS,
 	type CommandNames,
@@ -78,7 +77,8 @@ export {
 	HUMAN_FOLD_PAGE,
 	renderContext,
 	VIEW_WIDTH,
-} from "./status/human.ts";
+} from "./status/context-views.ts";
+export { renderDetails } from "./status/details.ts";
 export {
 	type MarkStatus,
 	type SchedulingStatus,

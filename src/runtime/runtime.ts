@@ -31,10 +31,10 @@ import {
 	receiptType,
 	runCommit,
 } from "./commit/index.ts";
-import { compactionDecision } from "./compaction.ts";
-import { newestUnitName, RequestEstimator } from "./fence.ts";
+import { compactionDecision } from "./compaction-decision.ts";
 import { inEstimatedTokens, SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
+import { newestUnitName, RequestEstimator } from "./request-estimate.ts";
 import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
 import { type CompactionNote, Telemetry } from "./telemetry.ts";
 import { messagesBeforeFirst } from "./window-position.ts";

@@ -13,7 +13,7 @@ import {
 	type WindowMoves,
 	WindowObserver,
 } from "../projection/index.ts";
-import type { EvidenceRecord } from "./evidence.ts";
+import type { EvidenceRecord } from "./evidence-ingest.ts";
 
 /** Entries kept per history (compactions, fenced requests, observations keep their own bound). */
 export const HISTORY_LIMIT = 16;

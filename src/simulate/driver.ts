@@ -6,18 +6,18 @@
 // result the runtime words differently is listed as a divergence); the other results are appended
 // as recorded; every turn ends at a `turn_end` boundary
 // and every agent run at a `settle` boundary, whose drafts are applied as Pi applies them. With
-// compaction settings, Pi's native compaction runs where Pi runs it (native.ts); the human's steps
-// a message carries (`/fold-context` commands, a manual `/compact`) run before it (human.ts). Fast
+// compaction settings, Pi's native compaction runs where Pi runs it (native-compaction.ts); the human's steps
+// a message carries (`/fold-context` commands, a manual `/compact`) run before it (human-commands.ts). Fast
 // enough to replay hundreds of synthetic sessions in seconds.
 
 import { errorMessage } from "../common/index.ts";
 import { type BoundaryKind, callTool, type FoldRuntime, type Host } from "../runtime/index.ts";
 import { contentText, type TranscriptMessage, toolCallsOf } from "../transcript/index.ts";
-import type { CompactionSettings } from "./compaction.ts";
-import { type HumanLine, type HumanStep, typeCommand } from "./human.ts";
-import { NativeCompaction, type NativeNote } from "./native.ts";
-import { PrefixCache, type SimUsage } from "./provider.ts";
-import type { SimSession } from "./session.ts";
+import { type HumanLine, type HumanStep, typeCommand } from "./human-commands.ts";
+import { NativeCompaction, type NativeNote } from "./native-compaction.ts";
+import type { CompactionSettings } from "./pi-compaction.ts";
+import { PrefixCache, type SimUsage } from "./prefix-cache.ts";
+import type { SimSession } from "./sim-session.ts";
 
 /** One message to replay, with the entry id it had (a recorded session's) or none (a new id). */
 export interface ReplayMessage {

@@ -4,6 +4,12 @@
 // `/fold-context` commands, and a driver that replays a transcript turn by turn. The cost policy is
 // tuned with it, the randomized session sweep runs on it, and `pi-fold replay` reads real sessions
 // into it.
+
+export { type DriveOptions, drive, type ReplayMessage, type SimRequest, type SimResult } from "./driver.ts";
+export type { SimEntry } from "./entries.ts";
+export { commandWords, type HumanCommand, type HumanLine, type HumanStep, typeCommand } from "./human-commands.ts";
+export { MemoryStore } from "./memory-store.ts";
+export type { NativeNote } from "./native-compaction.ts";
 export {
 	type CompactionPlan,
 	type CompactionSettings,
@@ -13,12 +19,7 @@ export {
 	projectedContextTokens,
 	runEndTokens,
 	shouldCompact,
-} from "./compaction.ts";
-export { type DriveOptions, drive, type ReplayMessage, type SimRequest, type SimResult } from "./driver.ts";
-export type { SimEntry } from "./entries.ts";
-export { commandWords, type HumanCommand, type HumanLine, type HumanStep, typeCommand } from "./human.ts";
-export { MemoryStore } from "./memory-store.ts";
-export type { NativeNote } from "./native.ts";
+} from "./pi-compaction.ts";
 export {
 	contextEntries,
 	messageOf,
@@ -26,7 +27,7 @@ export {
 	projectedEntries,
 	projectedMessages,
 	toLlm,
-} from "./projection.ts";
-export { CHARS_PER_TOKEN, commonPromptPrefix, messageText, PrefixCache, type SimUsage } from "./provider.ts";
-export { type SimNames, SimSession, type SimSessionOptions } from "./session.ts";
+} from "./pi-projection.ts";
+export { CHARS_PER_TOKEN, commonPromptPrefix, messageText, PrefixCache, type SimUsage } from "./prefix-cache.ts";
+export { type SimNames, SimSession, type SimSessionOptions } from "./sim-session.ts";
 export { DEFAULT_SHAPE, random, type SessionShape, syntheticSession } from "./synthetic.ts";

@@ -5,7 +5,7 @@
 // from the seed; plain data.
 
 import type { ReplayMessage } from "./driver.ts";
-import type { HumanStep } from "./human.ts";
+import type { HumanStep } from "./human-commands.ts";
 
 /** The shape of a synthetic session. Every field has a default (see DEFAULT_SHAPE). */
 export interface SessionShape {

@@ -8,8 +8,8 @@
 import { escapeUnsafe } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { type ChainKey, chainRecord } from "./chain.ts";
+import { emptyState, type FoldState, replay } from "./record-replay.ts";
 import type { DecisionBody, DecisionRecord } from "./records.ts";
-import { emptyState, type FoldState, replay } from "./replay.ts";
 
 export interface LogRecord {
 	readonly entryId: string;

@@ -13,6 +13,7 @@
 // The classes do file I/O; resolveStoreDir is pure.
 
 export { defaultFallbackRoot, resolveStoreDir, sessionKey } from "./dir.ts";
+export { EvidenceLedger, MAX_LEDGER_BYTES, type Reservation } from "./evidence-ledger.ts";
 export {
 	DEFAULT_EVIDENCE_CAP_BYTES,
 	DEFAULT_EVIDENCE_SESSION,
@@ -21,8 +22,7 @@ export {
 	EvidenceStore,
 	type EvidenceStoreOptions,
 	ownerRelDir,
-} from "./evidence.ts";
-export { EvidenceLedger, MAX_LEDGER_BYTES, type Reservation } from "./evidence-ledger.ts";
+} from "./evidence-store.ts";
 export { FILE_CHECK_MAX_BYTES, FileChecker, type FileState, type ReadStamp, resolveReadPath } from "./file-check.ts";
 export {
 	FoldStore,

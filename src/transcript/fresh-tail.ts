@@ -2,7 +2,7 @@
 // classification of completed read-only tool batches. Pure functions; the constants are the
 // documented defaults.
 
-import type { Unit } from "./types.ts";
+import type { Unit } from "./transcript-types.ts";
 
 /** Newest units that always stay raw. */
 export const FRESH_TAIL_UNITS = 6;

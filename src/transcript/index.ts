@@ -11,5 +11,5 @@ export {
 	runningTurnStart,
 } from "./fresh-tail.ts";
 export { memoByMessage, messageChars } from "./measure.ts";
-export type { Chapter, TranscriptEntry, TranscriptMessage, Unit, UnitKind } from "./types.ts";
+export type { Chapter, TranscriptEntry, TranscriptMessage, Unit, UnitKind } from "./transcript-types.ts";
 export { toChapters, toolCallsOf, toUnits } from "./units.ts";

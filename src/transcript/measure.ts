@@ -2,7 +2,7 @@
 // object for the whole session (Pi's session manager does, and so does the simulator), so each is
 // measured once, not at every boundary. A message is never mutated once stored. Pure.
 
-import type { TranscriptMessage } from "./types.ts";
+import type { TranscriptMessage } from "./transcript-types.ts";
 
 const charsOf = new WeakMap<object, number>();
 

@@ -2,7 +2,7 @@
 // Pure functions over plain data.
 
 import { messageChars } from "./measure.ts";
-import type { Chapter, TranscriptEntry, TranscriptMessage, Unit, UnitKind } from "./types.ts";
+import type { Chapter, TranscriptEntry, TranscriptMessage, Unit, UnitKind } from "./transcript-types.ts";
 
 const USER_ROLES = new Set(["user", "custom", "bashExecution"]);
 const SUMMARY_ROLES = new Set(["compactionSummary", "branchSummary"]);

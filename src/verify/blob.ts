@@ -5,7 +5,12 @@
 
 import { closeSync } from "node:fs";
 import { chunksEngine, createStreamHasher, digestChunks, streamEngine } from "./engines.ts";
+import { sharedPool } from "./hash-pool.ts";
 import { blobPath, blobRelPath, isDigestHex, toHex, treePath } from "./layout.ts";
+import { checkedOpen, FileRefusedError, readAt, readSmallFile } from "./safe-open.ts";
+import { MAX_SIDECAR_BYTES } from "./store-scan.ts";
+import type { Task } from "./tasks.ts";
+import { type ChunkTree, decodeTree, mismatchedChunks, TreeFormatError } from "./tree.ts";
 import {
 	DEFAULT_CHUNKS_PER_TASK,
 	DEFAULT_READ_SIZE,
@@ -15,12 +20,7 @@ import {
 	readRangeShape,
 	type VerifyBlobOptions,
 	verifyBlobShape,
-} from "./options.ts";
-import { sharedPool } from "./pool.ts";
-import { checkedOpen, FileRefusedError, readAt, readSmallFile } from "./safe-open.ts";
-import { MAX_SIDECAR_BYTES } from "./scan.ts";
-import type { Task } from "./tasks.ts";
-import { type ChunkTree, decodeTree, mismatchedChunks, TreeFormatError } from "./tree.ts";
+} from "./verify-options.ts";
 
 /** A blob's content failed verification; the message names the blob, what failed and both digests where known. */
 export class IntegrityError extends Error {

@@ -22,7 +22,7 @@ import {
 	sha256Chunks as wasmChunks,
 	sha256Many as wasmMany,
 } from "../wasm/index.ts";
-import type { EngineName } from "./options.ts";
+import type { EngineName } from "./verify-options.ts";
 
 /** A concrete engine (after "auto" is resolved for a shape). */
 export type ConcreteEngine = "wasm" | "node";

@@ -30,9 +30,33 @@ export {
 	measureEngines,
 	setEngineCalibration,
 } from "./engines.ts";
-export { createSha256, hashFile, type Sha256Hasher, sha256, sha256Hex, sha256Many } from "./hash.ts";
+export { createSha256, hashFile, type Sha256Hasher, sha256, sha256Hex, sha256Many } from "./hash-api.ts";
+export {
+	type BatchOptions,
+	type BatchOutcome,
+	closeSharedPools,
+	DEFAULT_POOL_IDLE_MS,
+	sharedPool,
+	VerifyPool,
+} from "./hash-pool.ts";
 export { BLOB_MODE, chunkDigestsOf, DIR_MODE, type WrittenBlob, writeBlob, writeBlobStream } from "./ingest.ts";
 export { BLOBS_DIR, blobPath, blobRelPath, isDigestHex, TMP_DIR, TREE_SUFFIX, toHex, treePath } from "./layout.ts";
+export {
+	checkedOpen,
+	type FileProblem,
+	FileRefusedError,
+	kindOf,
+	MAX_READ_CALL,
+	type OpenExpectation,
+	openListed,
+	readAt,
+} from "./safe-open.ts";
+export { checkedOpenAsync, readAtAsync } from "./safe-open-async.ts";
+export { type IssueKind, NotAStoreError, type StoreIssue, type VerifyStoreResult, verifyStore } from "./store.ts";
+export { DigestList, MAX_SIDECAR_BYTES } from "./store-scan.ts";
+export type { FileFailure, Task, TaskResult } from "./tasks.ts";
+export { DEFAULT_TEMP_MAX_AGE_MS, processAlive, type SweepResult, sweepStaleTemp } from "./tmp-sweep.ts";
+export { type ChunkTree, decodeTree, encodeTree, makeTree, TreeFormatError, treeRoot } from "./tree.ts";
 export {
 	DEFAULT_BATCH_BLOBS,
 	DEFAULT_BATCH_BYTES,
@@ -52,29 +76,5 @@ export {
 	type VerifyProgress,
 	type VerifyStoreOptions,
 	type WriteBlobOptions,
-} from "./options.ts";
-export {
-	type BatchOptions,
-	type BatchOutcome,
-	closeSharedPools,
-	DEFAULT_POOL_IDLE_MS,
-	sharedPool,
-	VerifyPool,
-} from "./pool.ts";
-export {
-	checkedOpen,
-	type FileProblem,
-	FileRefusedError,
-	kindOf,
-	MAX_READ_CALL,
-	type OpenExpectation,
-	openListed,
-	readAt,
-} from "./safe-open.ts";
-export { checkedOpenAsync, readAtAsync } from "./safe-open-async.ts";
-export { DigestList, MAX_SIDECAR_BYTES } from "./scan.ts";
-export { type IssueKind, NotAStoreError, type StoreIssue, type VerifyStoreResult, verifyStore } from "./store.ts";
-export type { FileFailure, Task, TaskResult } from "./tasks.ts";
-export { DEFAULT_TEMP_MAX_AGE_MS, processAlive, type SweepResult, sweepStaleTemp } from "./tmp-sweep.ts";
-export { type ChunkTree, decodeTree, encodeTree, makeTree, TreeFormatError, treeRoot } from "./tree.ts";
-export { isVerifyWorker } from "./worker.ts";
+} from "./verify-options.ts";
+export { isVerifyWorker } from "./verify-worker.ts";

@@ -12,14 +12,14 @@ import { chmod, type FileHandle, lstat, mkdir, open, rename, rm } from "node:fs/
 import { dirname, join } from "node:path";
 import { digestChunks, digestOne } from "./engines.ts";
 import { BLOBS_DIR, blobPath, TMP_DIR, toHex, treePath } from "./layout.ts";
+import { type ChunkTree, encodeTree, makeTree } from "./tree.ts";
 import {
 	DEFAULT_CHUNK_SIZE,
 	DEFAULT_TREE_MIN_BYTES,
 	parseOptions,
 	type WriteBlobOptions,
 	writeBlobShape,
-} from "./options.ts";
-import { type ChunkTree, encodeTree, makeTree } from "./tree.ts";
+} from "./verify-options.ts";
 
 /** File mode of blobs and sidecars. */
 export const BLOB_MODE = 0o444;

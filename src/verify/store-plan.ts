@@ -6,6 +6,8 @@
 // last, so the threads that claim them in turn finish together. Pure: works on the scan's results.
 
 import type { ConcreteEngine } from "./engines.ts";
+import type { BlobEntry, DigestList, Scan } from "./store-scan.ts";
+import type { Task } from "./tasks.ts";
 import {
 	DEFAULT_BATCH_BLOBS,
 	DEFAULT_BATCH_BYTES,
@@ -13,9 +15,7 @@ import {
 	DEFAULT_READ_SIZE,
 	DEFAULT_TREE_MIN_BYTES,
 	type VerifyMode,
-} from "./options.ts";
-import type { BlobEntry, DigestList, Scan } from "./scan.ts";
-import type { Task } from "./tasks.ts";
+} from "./verify-options.ts";
 
 /** Batches hashed across the Wasm lanes hold at most this many bytes (1 MiB). */
 export const WASM_BATCH_BYTES = 1024 * 1024;

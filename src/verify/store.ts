@@ -1,13 +1,18 @@
-// verifyStore: scan a content-addressed store without following any symlink (scan.ts), start the
+// verifyStore: scan a content-addressed store without following any symlink (store-scan.ts), start the
 // worker pool as soon as the scan's byte estimate says workers pay (they boot on other cores while
 // this thread plans and starts hashing; a small store never starts one), plan the hashing
 // (store-plan.ts), run it on the pool and the calling thread together, and name every problem found.
-// No file I/O of its own beyond two lstats: scan.ts lists and reads sidecars, tasks.ts reads blobs.
+// No file I/O of its own beyond two lstats: store-scan.ts lists and reads sidecars, tasks.ts reads blobs.
 
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { chunksEngine, manyEngine, streamEngine } from "./engines.ts";
+import { sharedPool, type VerifyPool } from "./hash-pool.ts";
 import { BLOBS_DIR, blobRelPath, isDigestHex, toHex } from "./layout.ts";
+import { type Planned, planChunks, planStore } from "./store-plan.ts";
+import { type BlobEntry, DigestList, type IssueKind, type Scan, type StoreIssue, scanStore } from "./store-scan.ts";
+import { batchCount, type FileFailure, type TaskResult } from "./tasks.ts";
+import { type ChunkTree, mismatchedChunks } from "./tree.ts";
 import {
 	DEFAULT_MIN_PARALLEL_BYTES,
 	DEFAULT_WORKERS,
@@ -17,14 +22,9 @@ import {
 	type VerifyProgress,
 	type VerifyStoreOptions,
 	verifyStoreShape,
-} from "./options.ts";
-import { sharedPool, type VerifyPool } from "./pool.ts";
-import { type BlobEntry, DigestList, type IssueKind, type Scan, type StoreIssue, scanStore } from "./scan.ts";
-import { type Planned, planChunks, planStore } from "./store-plan.ts";
-import { batchCount, type FileFailure, type TaskResult } from "./tasks.ts";
-import { type ChunkTree, mismatchedChunks } from "./tree.ts";
+} from "./verify-options.ts";
 
-export type { IssueKind, StoreIssue } from "./scan.ts";
+export type { IssueKind, StoreIssue } from "./store-scan.ts";
 
 /** The outcome of verifying a store. `ok` is true only when `issues` is empty. */
 export interface VerifyStoreResult {

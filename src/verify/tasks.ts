@@ -8,8 +8,8 @@
 
 import { closeSync } from "node:fs";
 import { createStreamHasher, digestChunks, digestMany, digestOne } from "./engines.ts";
-import type { EngineName } from "./options.ts";
 import { FileRefusedError, openListed, readAt } from "./safe-open.ts";
+import type { EngineName } from "./verify-options.ts";
 
 /** Digests of consecutive chunks of `[offset, offset + length)` of one file of `blobSize` bytes. */
 export interface ChunksTask {

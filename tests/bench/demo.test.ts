@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEMO_COMMAND, parseDemoArgs } from "../../bench/demo.ts";
-import { DEFAULT_ARMS, DEFAULT_STAGES, parseDemoOptions } from "../../bench/session/options.ts";
+import { DEFAULT_ARMS, DEFAULT_STAGES, parseDemoOptions } from "../../bench/session/demo-options.ts";
 import { renderUsage } from "../../src/args/index.ts";
 
 describe("pi-fold demo flags", () => {

@@ -85,14 +85,14 @@ describe("the command bundles", () => {
 	it("demo answers --help without Pi: the session benchmark is a dynamically imported chunk", () => {
 		const { inputs, externals } = staticClosure("build/cli-demo.js");
 		expect(inputs).toContain("bench/demo.ts");
-		expect(inputs.filter((i) => /^bench\/session\/(?!options|ledger)/.test(i) || PI.test(i))).toEqual([]);
+		expect(inputs.filter((i) => /^bench\/session\/(?!demo-options|ledger)/.test(i) || PI.test(i))).toEqual([]);
 		expect(externals.filter((e) => PI.test(e))).toEqual([]);
 		expect(output("build/cli-demo.js").imports.some((i) => i.kind === "dynamic-import")).toBe(true);
 	});
 
 	it("replay carries the replay and the simulator but no Pi, benchmark or hash-wasm code", () => {
 		const { inputs, externals } = staticClosure("build/cli-replay.js");
-		expect(inputs).toContain("src/replay/replay.ts");
+		expect(inputs).toContain("src/replay/replay-session.ts");
 		expect(inputs.filter((i) => PI.test(i) || BENCH.test(i) || HASH_WASM.test(i))).toEqual([]);
 		expect(externals.filter((e) => PI.test(e))).toEqual([]);
 	});
@@ -118,7 +118,7 @@ describe("pi-fold/verify (build/verify.js)", () => {
 describe("the verifier's worker threads (build/verify-worker.js)", () => {
 	it("load only the worker side of the verifier: node:crypto, node:fs and node:worker_threads, no zod, no require shim", () => {
 		const { inputs, externals } = staticClosure("build/verify-worker.js");
-		expect(inputs).toContain("src/verify/worker.ts");
+		expect(inputs).toContain("src/verify/verify-worker.ts");
 		expect(inputs.filter((i) => i.startsWith("src/")).every((i) => /^src\/(verify|wasm)\//.test(i))).toBe(true);
 		expect(inputs.filter((i) => /node_modules|^bench\/|src\/verify\/(store|pool|options|index)\.ts/.test(i))).toEqual(
 			[],

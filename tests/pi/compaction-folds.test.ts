@@ -8,7 +8,7 @@
 import type { Message } from "@earendil-works/pi-ai";
 import { type FauxResponseStep, fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { afterAll, describe, expect, it } from "vitest";
-import { isSummaryRequest } from "../../bench/session/summarizer.ts";
+import { isSummaryRequest } from "../../bench/session/compaction-summarizer.ts";
 import { commits, folded, PROBE_READ_ONLY, pending, records } from "./epoch-helpers.ts";
 import {
 	callProbes,

@@ -12,8 +12,8 @@
 import { describe, expect, it } from "vitest";
 import { resolveOptions } from "../../src/options/index.ts";
 import { chapterProposals, ladderInput, windowTokens } from "../../src/policy/index.ts";
-import { newestUnitStart } from "../../src/runtime/fence.ts";
 import { FoldRuntime } from "../../src/runtime/index.ts";
+import { newestUnitStart } from "../../src/runtime/request-estimate.ts";
 import {
 	type CompactionSettings,
 	drive,

@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { digestChunks, digestMany, digestOne, manyEngine, setEngineCalibration } from "../../src/verify/engines.ts";
+import { closeSharedPools } from "../../src/verify/hash-pool.ts";
 import {
 	createSha256,
 	engineCalibration,
@@ -16,7 +17,6 @@ import {
 	VerifyPool,
 	writeBlob,
 } from "../../src/verify/index.ts";
-import { closeSharedPools } from "../../src/verify/pool.ts";
 import { bytes, SMALL_TREE, tempDir } from "./helpers.ts";
 
 afterAll(() => closeSharedPools());

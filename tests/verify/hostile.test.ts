@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { closeSharedPools } from "../../src/verify/hash-pool.ts";
 import {
 	blobPath,
 	blobRelPath,
@@ -25,7 +26,6 @@ import {
 	verifyStore,
 	writeBlob,
 } from "../../src/verify/index.ts";
-import { closeSharedPools } from "../../src/verify/pool.ts";
 import { checkSame } from "../../src/verify/safe-open.ts";
 import { bytes, SMALL_TREE, tempDir } from "./helpers.ts";
 

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { closeSharedPools } from "../../src/verify/hash-pool.ts";
 import { type Task, VerifyPool, verifyStore, writeBlob } from "../../src/verify/index.ts";
-import { closeSharedPools } from "../../src/verify/pool.ts";
 import { bytes, SMALL_TREE, tempDir } from "./helpers.ts";
 
 afterAll(() => closeSharedPools());

@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { closeSharedPools } from "../../src/verify/hash-pool.ts";
 import {
 	blobPath,
 	blobRelPath,
@@ -25,7 +26,6 @@ import {
 	verifyStore,
 	writeBlob,
 } from "../../src/verify/index.ts";
-import { closeSharedPools } from "../../src/verify/pool.ts";
 import { bytes, flipByte, SMALL_TREE, tempDir, truncateTo } from "./helpers.ts";
 import { bundleForNobody, canDropPrivileges, runAsNobody } from "./unprivileged.ts";
 

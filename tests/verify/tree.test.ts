@@ -4,6 +4,7 @@
 
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { closeSharedPools } from "../../src/verify/hash-pool.ts";
 import {
 	blobPath,
 	blobRelPath,
@@ -18,7 +19,6 @@ import {
 	verifyStore,
 	writeBlob,
 } from "../../src/verify/index.ts";
-import { closeSharedPools } from "../../src/verify/pool.ts";
 import { bytes, flipByte, SMALL_TREE, tempDir } from "./helpers.ts";
 
 afterAll(() => closeSharedPools());

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { listCorpus } from "../../bench/corpus.ts";
+import { listCorpus } from "../../bench/estimator-corpus.ts";
 // @ts-expect-error: plain .mjs build script without type declarations
 import { buildDfa, runDfa } from "../../scripts/tokens-dfa.mjs";
 import { estimateTokens, estimateTokensWith, loadCoreBackend } from "../../src/wasm/index.ts";

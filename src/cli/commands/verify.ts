@@ -5,7 +5,7 @@
 // clean, 1 when anything is corrupt, missing, misnamed, stray, refused or unreadable, 2 for bad usage
 // (including a DIR that is not a store). Every blob is hashed against its name unless --tree (then the
 // summary says which blobs only met their sidecar). Worker threads run build/verify-worker.js, the
-// sibling bundle that holds only the worker side of the verifier (src/verify/pool.ts). Does its own
+// sibling bundle that holds only the worker side of the verifier (src/verify/hash-pool.ts). Does its own
 // I/O (stdout, stderr, the --expect file).
 
 import { lstatSync, readFileSync, statSync } from "node:fs";

@@ -12,13 +12,20 @@ import { statusModel } from "../status/model.ts";
 import { renderStatus } from "../status/render.ts";
 import { foldAction, reboundaryAction } from "./fold.ts";
 import { peekAction } from "./peek.ts";
-import { parseToolArgs, type ToolArgs } from "./schema.ts";
 import { searchAction } from "./search.ts";
 import type { ActionInput, ActionResult } from "./shared.ts";
+import { parseToolArgs, type ToolArgs } from "./tool-schema.ts";
 import { expandAction, protectAction, rebriefAction, refoldAction, unmarkAction } from "./view.ts";
 
-export { PEEK_DEFAULT_BYTES, PEEK_MAX_BYTES, parseToolArgs, shapeOf, type ToolArgs, toolParameters } from "./schema.ts";
 export type { ActionInput, ActionResult } from "./shared.ts";
+export {
+	PEEK_DEFAULT_BYTES,
+	PEEK_MAX_BYTES,
+	parseToolArgs,
+	shapeOf,
+	type ToolArgs,
+	toolParameters,
+} from "./tool-schema.ts";
 
 /** Runs one validated action. Decisions run one at a time (the runtime's lock). */
 export async function runAction(input: ActionInput, args: ToolArgs): Promise<ActionResult> {

@@ -9,8 +9,8 @@ import { errorMessage } from "../../common/index.ts";
 import { ensureBound } from "../bound-source.ts";
 import { entriesOverlapping, staleInFold, staleNote } from "../stale.ts";
 import { admittedPeekBytes } from "./admission.ts";
-import { PEEK_DEFAULT_BYTES } from "./schema.ts";
 import { type ActionInput, type ActionResult, askFor, refuse } from "./shared.ts";
+import { PEEK_DEFAULT_BYTES } from "./tool-schema.ts";
 
 export async function peekAction(
 	input: ActionInput,

@@ -7,10 +7,10 @@
 
 import type { FileState } from "../../store/index.ts";
 import { staleNote } from "../stale.ts";
-import { PEEK_MAX_BYTES } from "./schema.ts";
 import type { SearchNotes } from "./search-notes.ts";
 import { type PlacedHit, SEARCH_MAX_HITS, type SearchArgs, type SearchFindings } from "./search-types.ts";
 import type { ActionResult } from "./shared.ts";
+import { PEEK_MAX_BYTES } from "./tool-schema.ts";
 
 /** Characters one page of search results takes at most. */
 export const SEARCH_PAGE_MAX_CHARS = 4_000;

@@ -9,7 +9,7 @@ import {
 	type SettingsFile,
 	type SettledOptions,
 } from "../../options/index.ts";
-import { VIEW_WIDTH } from "./human.ts";
+import { VIEW_WIDTH } from "./context-views.ts";
 
 const SOURCE_LABEL: Record<OptionSource, string> = {
 	default: "default",

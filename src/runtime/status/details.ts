@@ -5,8 +5,8 @@
 // briefs, evidence files, protections and refusals. Pure over the status model.
 
 import { plural } from "../actions/shared.ts";
-import type { CommandNames } from "./human.ts";
-import { budgetLine, usageLine } from "./human.ts";
+import type { CommandNames } from "./context-views.ts";
+import { budgetLine, usageLine } from "./context-views.ts";
 import type { StatusModel } from "./model.ts";
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");

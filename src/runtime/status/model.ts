@@ -2,7 +2,7 @@
 // object built from a snapshot and the telemetry (folds, pending marks and what a commit would free
 // and rewrite, window occupancy against the serving budget, the observer's counters, refusals, why
 // automatic folding is paused, and the one occupancy figure the human sees, Pi's own). render.ts
-// turns it into the agent's bounded, paged text; human.ts and details.ts into the human's views.
+// turns it into the agent's bounded, paged text; context-views.ts and details.ts into the human's views.
 // Pure over a snapshot.
 
 import type { PlacedFold } from "../../lattice/index.ts";

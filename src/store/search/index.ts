@@ -1,7 +1,7 @@
 // Search over stored fold sources: compile a query (query.ts), scan a blob in bounded memory
-// (scan.ts), read, hash and scan each blob in one pass (blob.ts), and spread many blobs over worker
-// threads with a time bound (pool.ts, worker.ts). FoldStore.search and the simulator's memory store
-// build on these; bench/search.ts measures them.
+// (source-scan.ts), read, hash and scan each blob in one pass (blob-search.ts), and spread many blobs over worker
+// threads with a time bound (search-pool.ts, search-worker.ts). FoldStore.search and the simulator's memory store
+// build on these; bench/search-bench.ts measures them.
 
 export {
 	type BlobFailure,
@@ -11,18 +11,7 @@ export {
 	type SearchTarget,
 	searchBlobBytes,
 	searchBlobFile,
-} from "./blob.ts";
-export {
-	closeSearchPools,
-	DEFAULT_SEARCH_WORKERS,
-	type PoolItem,
-	type PoolSearchOptions,
-	type PoolSearchRun,
-	SearchPool,
-	SearchUnavailableError,
-	searchWorkerUrl,
-	sharedSearchPool,
-} from "./pool.ts";
+} from "./blob-search.ts";
 export {
 	type CompiledQuery,
 	type CompileResult,
@@ -33,6 +22,17 @@ export {
 	type SearchQuery,
 } from "./query.ts";
 export {
+	closeSearchPools,
+	DEFAULT_SEARCH_WORKERS,
+	type PoolItem,
+	type PoolSearchOptions,
+	type PoolSearchRun,
+	SearchPool,
+	SearchUnavailableError,
+	searchWorkerUrl,
+	sharedSearchPool,
+} from "./search-pool.ts";
+export {
 	BlobScanner,
 	EXCERPT_MATCH_BYTES,
 	EXCERPT_SIDE_BYTES,
@@ -42,4 +42,4 @@ export {
 	type ScannerOptions,
 	type ScanOutcome,
 	ScanScratch,
-} from "./scan.ts";
+} from "./source-scan.ts";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { chartOf, renderChart, stagePoints, stageTicks } from "../../../bench/session/chart.ts";
 import type { RequestRecord } from "../../../bench/session/ledger.ts";
-import type { Report } from "../../../bench/session/report.ts";
+import type { Report } from "../../../bench/session/session-report.ts";
 import { findAll, parseXml } from "../../helpers/svg.ts";
 
 function request(stage: number, context: number, kind: RequestRecord["kind"] = "agent"): RequestRecord {

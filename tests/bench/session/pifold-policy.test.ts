@@ -17,7 +17,7 @@ import {
 } from "../../../bench/session/pifold-policy.ts";
 import { createPolicyFactory } from "../../../bench/session/policy.ts";
 import { STAGE_TOOL } from "../../../bench/session/protocol.ts";
-import { buildView, type QuestionView, type StageView } from "../../../bench/session/window.ts";
+import { buildView, type QuestionView, type StageView } from "../../../bench/session/window-view.ts";
 import { SUMMARY_SYSTEM_PROMPT } from "../../../src/briefs/summarizer.ts";
 import { foldSource } from "../../../src/lattice/index.ts";
 import { renderPlaceholder } from "../../../src/projection/index.ts";

@@ -7,12 +7,12 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ArmDefinition, getArm, listArms, registerArm } from "../../../bench/session/arms.ts";
-import { type Corpus, loadCorpus } from "../../../bench/session/corpus.ts";
+import { pifoldServingBudget } from "../../../bench/session/demo-options.ts";
 import { ledgerTotals } from "../../../bench/session/ledger.ts";
-import { pifoldServingBudget } from "../../../bench/session/options.ts";
 import { handInTerse } from "../../../bench/session/pifold-policy.ts";
 import { buildPlan, type Plan } from "../../../bench/session/plan.ts";
 import { type ArmRun, runArm } from "../../../bench/session/session.ts";
+import { type Corpus, loadCorpus } from "../../../bench/session/session-corpus.ts";
 
 const WINDOW = 160_000;
 const MAX_TOKENS = 16_384;

@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Corpus, countLines, loadCorpus, sha256Hex } from "../../../bench/session/corpus.ts";
 import { definitionLine } from "../../../bench/session/facts.ts";
 import { buildPlan, isNoteStage, isProbeStage, type Plan, planCadence } from "../../../bench/session/plan.ts";
+import { type Corpus, countLines, loadCorpus, sha256Hex } from "../../../bench/session/session-corpus.ts";
 
 let corpus: Corpus;
 let plan: Plan;

@@ -3,12 +3,12 @@
 // its instructions were compacted away.
 
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Corpus, type CorpusFile, countLines, loadCorpus } from "../../../bench/session/corpus.ts";
 import { findDefinitions } from "../../../bench/session/facts.ts";
 import { buildPlan, type Plan, type PlanStage, type Question } from "../../../bench/session/plan.ts";
 import { composeNote, decide, NOTE_WORDS } from "../../../bench/session/policy.ts";
 import { countWords, STAGE_TOOL, stageResult, taskMessage } from "../../../bench/session/protocol.ts";
-import { buildView } from "../../../bench/session/window.ts";
+import { type Corpus, type CorpusFile, countLines, loadCorpus } from "../../../bench/session/session-corpus.ts";
+import { buildView } from "../../../bench/session/window-view.ts";
 import { exchange, system, user } from "./messages.ts";
 
 let corpus: Corpus;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Message } from "@earendil-works/pi-ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { recoverListed, SEARCH_LIMIT, searchPages, searchRoute } from "../../../bench/session/search-route.ts";
-import { buildView, type QuestionView, type StageView } from "../../../bench/session/window.ts";
+import { buildView, type QuestionView, type StageView } from "../../../bench/session/window-view.ts";
 import { user as entryUser, readBatch, reply, toolResult, toolUse } from "../../helpers/entries.ts";
 import { simFixture } from "../../runtime/actions/sim-helpers.ts";
 import { exchange, system, user } from "./messages.ts";

@@ -3,10 +3,10 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { getArm } from "../../../bench/session/arms.ts";
-import { type Corpus, loadCorpus } from "../../../bench/session/corpus.ts";
 import { ledgerTotals } from "../../../bench/session/ledger.ts";
 import { buildPlan, type Plan } from "../../../bench/session/plan.ts";
 import { type ArmRun, runArm } from "../../../bench/session/session.ts";
+import { type Corpus, loadCorpus } from "../../../bench/session/session-corpus.ts";
 
 let corpus: Corpus;
 let plan: Plan;

@@ -2,7 +2,7 @@
 // stages with their files and receipts, in Pi's format, within its bound, dropping the oldest detail first.
 
 import { describe, expect, it } from "vitest";
-import { isSummaryRequest, summarize } from "../../../bench/session/summarizer.ts";
+import { isSummaryRequest, summarize } from "../../../bench/session/compaction-summarizer.ts";
 import { system, user } from "./messages.ts";
 
 const SYSTEM = "You are a context summarization assistant. Your task is to read a conversation...";

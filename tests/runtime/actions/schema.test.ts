@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { resolveOptions } from "../../../src/options/index.ts";
-import { parseToolArgs, shapeOf, toolParameters } from "../../../src/runtime/actions/schema.ts";
+import { parseToolArgs, shapeOf, toolParameters } from "../../../src/runtime/actions/tool-schema.ts";
 
 const ALL = resolveOptions().toolActions;
 

@@ -5,7 +5,7 @@
 // `/compact`. Each goes through Pi's order: prepare the cut (nothing to summarize: no compaction),
 // then `session_before_compact`, which is the runtime's decision (a threshold compaction may be
 // cancelled by pi-fold; manual and overflow pass), then a compaction entry appended as Pi appends
-// it, with a summary standing in for the model's. The arithmetic is compaction.ts. In-memory.
+// it, with a summary standing in for the model's. The arithmetic is pi-compaction.ts. In-memory.
 
 import type { FoldRuntime, Host } from "../runtime/index.ts";
 import {
@@ -16,8 +16,8 @@ import {
 	projectedContextTokens,
 	runEndTokens,
 	shouldCompact,
-} from "./compaction.ts";
-import type { SimSession } from "./session.ts";
+} from "./pi-compaction.ts";
+import type { SimSession } from "./sim-session.ts";
 
 /** One native compaction Pi would have run (or tried to), and what came of it. */
 export interface NativeNote {

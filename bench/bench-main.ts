@@ -12,7 +12,7 @@ import { type CommandSpec, parseCommandLine, renderUsage } from "../src/args/ind
 import { type EstimatorBenchResult, renderEstimatorTable, runEstimatorBench } from "./estimator.ts";
 import { runCliBenchCommand } from "./hashing/cli-command.ts";
 import { runHashingBench } from "./hashing.ts";
-import { renderHashingTable } from "./report.ts";
+import { renderHashingTable } from "./hashing-report.ts";
 
 /** 64 B messages per 2 KB message: the issue's 131,072 x 64 B next to 10,000 x 2 KB. */
 const MESSAGES_64_PER_2K = 131_072 / 10_000;

@@ -5,7 +5,7 @@
 
 import type { Message } from "@earendil-works/pi-ai";
 import { CURRENT_STAGE_LINE, KEY_LINE, RECEIPT_LINE, STAGE_HEADER } from "./protocol.ts";
-import { textOf } from "./window.ts";
+import { textOf } from "./window-view.ts";
 
 /** Default bound of one summary: 4,000 characters (about 1,000 faux tokens), before Pi appends its file lists. */
 export const DEFAULT_SUMMARY_MAX_CHARS = 4_000;

@@ -1,5 +1,5 @@
 // Rebuilds pi-fold's state from the decision records on the active branch, in order. Each record
-// is checked (schema, own digest, tag: verify.ts) and linked (its `prev` is the last record's
+// is checked (schema, own digest, tag: record-check.ts) and linked (its `prev` is the last record's
 // digest); a record that fails is refused by name, skipped, and recorded so automatic folding pauses
 // with a visible reason. After a refused record the next record's link is not checked, so only the
 // first altered record is named, not its untouched successors. A record that is intact but not
@@ -11,8 +11,8 @@ import { boundBrief } from "../briefs/index.ts";
 import { escapeUnsafe } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { type ChainKey, heldDigest } from "./chain.ts";
+import { checkRecord } from "./record-check.ts";
 import type { Actor, DecisionRecord } from "./records.ts";
-import { checkRecord } from "./verify.ts";
 
 /** A pending mark (epoch scheduling): a fold decided but not yet applied to the window. */
 export interface PendingMark {

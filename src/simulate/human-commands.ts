@@ -3,7 +3,7 @@
 // its position among the folds the verb applies to, since fold ids exist only once the session
 // runs); they are resolved against the runtime's state into the words a person would type, and run
 // through the runtime's own command (`runFoldCommand`), exactly as Pi's command handler runs them.
-// A manual `/compact` is the driver's (native.ts). Pure apart from the decisions the command records.
+// A manual `/compact` is the driver's (native-compaction.ts). Pure apart from the decisions the command records.
 
 import { type FoldRuntime, type Host, runFoldCommand } from "../runtime/index.ts";
 

@@ -1,11 +1,17 @@
 // Settings files for people who installed pi-fold with `pi install`: which options a JSON file may
 // set, how a file's text becomes option values checked by the same zod schema as
 // `registerPiFold(pi, options)`, and how the layers combine (code > project file > global file >
-// default), with where each effective option came from. Pure: the Pi adapter (src/pi/settings.ts)
+// default), with where each effective option came from. Pure: the Pi adapter (src/pi/settings-loader.ts)
 // finds and reads the files and tells the human about a file it had to ignore.
 
+import {
+	optionsSchema,
+	type PiFoldOptions,
+	REMOVED_OPTIONS,
+	type ResolvedOptions,
+	TOOL_ACTIONS,
+} from "./option-schema.ts";
 import { OptionsError, resolveOptions } from "./resolve.ts";
-import { optionsSchema, type PiFoldOptions, REMOVED_OPTIONS, type ResolvedOptions, TOOL_ACTIONS } from "./schema.ts";
 
 /** The settings file's name, in Pi's agent directory (global) and in a project's `.pi/` directory. */
 export const SETTINGS_FILE_NAME = "pi-fold.json";

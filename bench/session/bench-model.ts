@@ -4,10 +4,10 @@
 
 import type { AssistantMessage, FauxResponseFactory, Message, Model, Provider } from "@earendil-works/pi-ai";
 import { isBriefRequest } from "./brief-writer.ts";
-import type { PiHost } from "./host.ts";
+import { isSummaryRequest } from "./compaction-summarizer.ts";
 import { PRICES, type RequestRecord } from "./ledger.ts";
+import type { PiHost } from "./pi-packages.ts";
 import { NO_USAGE } from "./policy.ts";
-import { isSummaryRequest } from "./summarizer.ts";
 
 export const PROVIDER_ID = "pifold-bench";
 export const MODEL_ID = "faux-bench";

@@ -9,7 +9,7 @@
 
 import type { TranscriptMessage } from "../transcript/index.ts";
 import type { SimEntry } from "./entries.ts";
-import { type ProjectedEntry, projectedEntries } from "./projection.ts";
+import { type ProjectedEntry, projectedEntries } from "./pi-projection.ts";
 
 /** Pi's compaction settings (`SettingsManager.getCompactionSettings`). */
 export interface CompactionSettings {

@@ -5,13 +5,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { getArm } from "./arms.ts";
 import { renderChart } from "./chart.ts";
-import { loadCorpus } from "./corpus.ts";
-import { loadPiHost } from "./host.ts";
-import { type DemoOptionsInput, parseDemoOptions } from "./options.ts";
+import { DEFAULT_SUMMARY_MAX_CHARS } from "./compaction-summarizer.ts";
+import { type DemoOptionsInput, parseDemoOptions } from "./demo-options.ts";
+import { loadPiHost } from "./pi-packages.ts";
 import { buildPlan } from "./plan.ts";
-import { buildReport, type Report } from "./report.ts";
 import { type ArmRun, runArm } from "./session.ts";
-import { DEFAULT_SUMMARY_MAX_CHARS } from "./summarizer.ts";
+import { loadCorpus } from "./session-corpus.ts";
+import { buildReport, type Report } from "./session-report.ts";
 import { renderTable } from "./table.ts";
 
 export interface DemoResult {

@@ -1,11 +1,11 @@
 // The search worker thread: receives batches of blobs to search (paths, targets, the compiled query),
-// runs them with blob.ts (which reads, hashes and scans each blob once) and posts the results back.
-// It is its own entry point: spawned from src (worker.ts, Node strips the types) or from the
+// runs them with blob-search.ts (which reads, hashes and scans each blob once) and posts the results back.
+// It is its own entry point: spawned from src (search-worker.ts, Node strips the types) or from the
 // bundle build/search-worker.js, which holds only this code (no Pi, no Wasm). Evaluated anywhere
 // else it does nothing.
 
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import { type SearchTarget, searchBlobFile } from "./blob.ts";
+import { type SearchTarget, searchBlobFile } from "./blob-search.ts";
 import type { CompiledQuery } from "./query.ts";
 
 /** workerData key that marks a thread spawned as a search worker. */

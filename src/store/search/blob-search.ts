@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { CompiledQuery } from "./query.ts";
-import { BlobScanner, type ScanOutcome, ScanScratch } from "./scan.ts";
+import { BlobScanner, type ScanOutcome, ScanScratch } from "./source-scan.ts";
 
 /** This thread's window memory, reused blob after blob (searches here are synchronous, one at a time). */
 const scratch = new ScanScratch();

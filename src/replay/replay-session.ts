@@ -12,7 +12,7 @@ import { FoldRuntime, type ModelInfo } from "../runtime/index.ts";
 import { drive, MemoryStore, PrefixCache, type SimRequest, SimSession } from "../simulate/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
 import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
-import { impliedPrices, type NativeFigures, nativeFigures, type Prices, type promptOf } from "./native.ts";
+import { impliedPrices, type NativeFigures, nativeFigures, type Prices, type promptOf } from "./recorded-session.ts";
 import type { SessionFile } from "./session-file.ts";
 
 /** Output tokens reserved per request when the caller does not say (Pi's default reserve). */

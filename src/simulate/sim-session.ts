@@ -16,7 +16,7 @@ import {
 } from "../runtime/index.ts";
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
 import type { SimEntry } from "./entries.ts";
-import { contextEntries, messageOf, projectedMessages, toLlm } from "./projection.ts";
+import { contextEntries, messageOf, projectedMessages, toLlm } from "./pi-projection.ts";
 
 /** Names the simulated session uses for pi-fold's own entries (a runtime's `names` and `receiptType`). */
 export interface SimNames {

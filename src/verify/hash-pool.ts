@@ -4,15 +4,15 @@
 // calling thread claims from the same counter (yielding to the event loop between tasks), so hashing
 // starts at once while workers boot, no task waits for a message round trip, and the slowest thread
 // determines the end only by one task. Size 0 runs everything on the calling thread with the same
-// code. Workers load a minimal bundle (build/verify-worker.js) or worker.ts from sources; see
+// code. Workers load a minimal bundle (build/verify-worker.js) or verify-worker.ts from sources; see
 // workerEntry. A worker keeps the process alive only while a batch is running; a shared pool shuts
 // down after DEFAULT_POOL_IDLE_MS without work. No file I/O here (tasks.ts reads).
 
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { DEFAULT_WORKERS } from "./options.ts";
 import { runTask, Scratch, type Task, type TaskResult } from "./tasks.ts";
-import { WORKER_ARGV, WORKER_MARK } from "./worker.ts";
+import { DEFAULT_WORKERS } from "./verify-options.ts";
+import { WORKER_ARGV, WORKER_MARK } from "./verify-worker.ts";
 
 /** PI_FOLD_POOL_HELP=0 stops the calling thread from running tasks (diagnostics, tests). */
 const CALLER_HELPS = process.env.PI_FOLD_POOL_HELP !== "0";
@@ -72,13 +72,13 @@ interface Batch {
 const CALLER = 1;
 
 /**
- * Where a worker comes from: worker.ts next to this file (sources); in a bundle, the minimal
+ * Where a worker comes from: verify-worker.ts next to this file (sources); in a bundle, the minimal
  * verify-worker.js beside it (or one folder up, for bundles kept in a sub-folder); failing that, the
  * sibling verify.js when this is another bundle, else the bundle file itself (marked by workerData).
  */
 export function workerEntry(): WorkerEntry {
 	const here = import.meta.url;
-	if (here.endsWith(".ts")) return { url: new URL("./worker.ts", here), argv: [] };
+	if (here.endsWith(".ts")) return { url: new URL("./verify-worker.ts", here), argv: [] };
 	for (const candidate of ["./verify-worker.js", "../verify-worker.js"]) {
 		const url = new URL(candidate, here);
 		if (existsSync(url)) return { url, argv: [] };

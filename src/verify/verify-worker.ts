@@ -1,7 +1,7 @@
 // The worker-thread side of the verification pool: receives a batch (the task list and the shared
-// claim counter, see pool.ts), claims tasks one atomic add at a time, runs them with tasks.ts (which
+// claim counter, see hash-pool.ts), claims tasks one atomic add at a time, runs them with tasks.ts (which
 // does the file reads) and posts each result back. Evaluating this module inside a thread spawned by
-// pool.ts (marked by workerData) starts serving; anywhere else it does nothing. It is the entry of the
+// hash-pool.ts (marked by workerData) starts serving; anywhere else it does nothing. It is the entry of the
 // minimal worker bundle build/verify-worker.js, and part of every other bundle as a fallback.
 
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
@@ -12,7 +12,7 @@ export const WORKER_MARK = "piFoldVerifyWorker";
 /** argv a bundled CLI worker receives when it re-spawns the CLI itself (no verify-worker.js beside it). */
 export const WORKER_ARGV = ["verify", "--pi-fold-worker-thread"];
 
-/** True inside a thread that pool.ts spawned to verify. */
+/** True inside a thread that hash-pool.ts spawned to verify. */
 export function isVerifyWorker(): boolean {
 	return !isMainThread && (workerData as Record<string, unknown> | null)?.[WORKER_MARK] === true;
 }

@@ -5,7 +5,7 @@
 // literal search) over the same blob files, in one run, round-robin, median of the repeats. Each
 // pi-fold search runs in a child process so its peak RSS is its own; the same search over a quarter
 // of the store shows memory does not grow with the store. Not a timed test:
-// `npm run bench:search` (512 MiB) or `node bench/search.ts --size 64`.
+// `npm run bench:search` (512 MiB) or `node bench/search-bench.ts --size 64`.
 
 import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -14,8 +14,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { closeSearchPools, compileQuery, FoldStore } from "../src/store/index.ts";
 import { writeBlob } from "../src/verify/index.ts";
-import { listCorpus } from "./corpus.ts";
 import { machineInfo, median, Prng } from "./data.ts";
+import { listCorpus } from "./estimator-corpus.ts";
 import { listBlobs } from "./peers.ts";
 
 const MB = 1024 * 1024;

@@ -10,9 +10,9 @@
 import { lstatSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { type BlobSearchResult, type SearchTarget, searchBlobFile } from "./blob.ts";
+import { type BlobSearchResult, type SearchTarget, searchBlobFile } from "./blob-search.ts";
 import type { CompiledQuery } from "./query.ts";
-import { SEARCH_WORKER_MARK, type SearchBatch } from "./worker.ts";
+import { SEARCH_WORKER_MARK, type SearchBatch } from "./search-worker.ts";
 
 /** Search worker threads (the machine's cores, at most 4). */
 export const DEFAULT_SEARCH_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
@@ -46,10 +46,10 @@ export interface PoolSearchRun {
 	readonly workers: number;
 }
 
-/** The worker's entry: worker.ts beside this file in src, search-worker.js beside a bundle. */
+/** The worker's entry: search-worker.ts beside this file in src, search-worker.js beside a bundle. */
 export function searchWorkerUrl(): URL {
 	const here = import.meta.url;
-	return here.endsWith(".ts") ? new URL("./worker.ts", here) : new URL("./search-worker.js", here);
+	return here.endsWith(".ts") ? new URL("./search-worker.ts", here) : new URL("./search-worker.js", here);
 }
 
 interface Job {

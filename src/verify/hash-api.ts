@@ -4,7 +4,13 @@
 import { open } from "node:fs/promises";
 import { createStreamHasher, digestMany, digestOne, type StreamHasher } from "./engines.ts";
 import { toHex } from "./layout.ts";
-import { type EngineName, HASH_FILE_READ_SIZE, type HashFileOptions, hashFileShape, parseOptions } from "./options.ts";
+import {
+	type EngineName,
+	HASH_FILE_READ_SIZE,
+	type HashFileOptions,
+	hashFileShape,
+	parseOptions,
+} from "./verify-options.ts";
 
 /** SHA-256 of bytes or a string (UTF-8), as 32 bytes. */
 export function sha256(data: Uint8Array | string): Uint8Array {

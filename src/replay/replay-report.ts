@@ -6,7 +6,7 @@
 import type { ChartInput } from "../chart/index.ts";
 import { niceStep } from "../chart/index.ts";
 import { QUIET_OCCUPANCY } from "../policy/index.ts";
-import type { ReplayResult } from "./replay.ts";
+import type { ReplayResult } from "./replay-session.ts";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const usd = (n: number) => `$${n.toFixed(2)}`;
