@@ -11,6 +11,7 @@ import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arm-types.ts";
 import { pifoldTotalWindow } from "./demo-options.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
 import { addPeekedReads, briefRoute, handIn, peekRoute } from "./pifold-policy.ts";
+import { pointerRoute } from "./pointer-route.ts";
 import { commitChecks } from "./predictions.ts";
 import { recallMetrics } from "./recall-metrics.ts";
 import { recoverListed, searchRoute } from "./search-route.ts";
@@ -112,7 +113,7 @@ const common = {
  * from their folds.
  */
 const agent = {
-	routes: [briefRoute, searchRoute, peekRoute],
+	routes: [briefRoute, searchRoute, pointerRoute, peekRoute],
 	beforeSubmit: handIn,
 	augmentView: addPeekedReads,
 	recoverFiles: recoverListed,

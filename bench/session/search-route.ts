@@ -24,9 +24,18 @@ export interface SearchHit {
 	line: number | null;
 	/** The excerpt's text (markers and ellipses removed). */
 	text: string;
-	/** "→ read <path>: result entry <id> ..." pointers under the match. */
-	reads: { path: string; stale: boolean }[];
+	/** "→ read <path>: result entry <id> in <fold> bytes <a>-<b>: <peek call>" pointers under the match. */
+	reads: ReadPointer[];
 	stale: boolean;
+}
+
+/** Where a search says a folded read's result is: its fold and the byte range of its entry there. */
+export interface ReadPointer {
+	path: string;
+	stale: boolean;
+	fold?: string;
+	start?: number;
+	end?: number;
 }
 
 /** One visible search result: its pattern, page, whether more pages follow, its matches. */
@@ -80,7 +89,14 @@ function readLine(page: SearchPage, line: string): void {
 	else if (current && line.startsWith("   stale:")) current.stale = true;
 	else if (current) {
 		const pointer = POINTER.exec(line);
-		if (pointer) current.reads.push({ path: pointer[1] as string, stale: (pointer[2] as string).includes("stale:") });
+		if (!pointer) return;
+		const rest = pointer[2] as string;
+		const range = /^(f[0-9a-f]{16}) bytes (\d+)-(\d+):/.exec(rest);
+		current.reads.push({
+			path: pointer[1] as string,
+			stale: rest.includes("stale:"),
+			...(range ? { fold: range[1] as string, start: Number(range[2]), end: Number(range[3]) } : {}),
+		});
 	}
 }
 

@@ -3,8 +3,14 @@
 
 import type { FileRead } from "./reads.ts";
 
-/** How a fold came to be: a tool batch, a closed chapter, an agent-chosen span, or folds of folds. */
-export type FoldKind = "tools" | "chapter" | "span" | "consolidation";
+/**
+ * How a fold came to be: a tool batch, a closed chapter, an agent-chosen span, folds of folds, or one
+ * tool result too large for the window (its call stays; the result shows as an excerpt).
+ */
+export type FoldKind = "tools" | "chapter" | "span" | "consolidation" | "result";
+
+/** The kinds of fold a summarizer may be asked to brief (an oversized result's brief is its excerpt). */
+export type BriefedKind = Exclude<FoldKind, "result">;
 
 /** Who decided the fold: the session's agent or the automatic ladder. */
 export type FoldOrigin = "agent" | "ladder";

@@ -1,7 +1,7 @@
 // Fold lattice layer: fold records, their content-derived ids and exact sources, nesting, the
 // visible structure and span snapping. Pure; no Pi imports.
 
-export type { BriefSource, FoldChild, FoldKind, FoldOrigin, FoldRecord } from "./fold-types.ts";
+export type { BriefedKind, BriefSource, FoldChild, FoldKind, FoldOrigin, FoldRecord } from "./fold-types.ts";
 export { Lattice, LatticeError, type PlacedFold, type VisibleItem } from "./lattice.ts";
 export {
 	type FileRead,

@@ -41,6 +41,8 @@ export const DEFAULT_KEEP_RAW_TOKENS = 10_000;
  * an error that says so (not the generic unknown-option list).
  */
 export const REMOVED_OPTIONS: Readonly<Record<string, string>> = {
+	isMcpTool:
+		"isMcpTool was removed: evidence is no longer written per tool at tool_result time (nothing read it); a result too large for the window becomes an excerpt whose exact text is a fold's source in the fold store, the same for every tool. Remove the option",
 	blockingTools:
 		"blockingTools was removed: Pi appends context edits only at turn boundaries, so no fold can land before a tool call; after a long call, cost scheduling already commits free of rewrite cost once the provider's cache has expired (cacheTtlMs). Remove the setting",
 };
@@ -136,9 +138,10 @@ export const optionsSchema = z
 				"must be a ReadonlySet<string>",
 			)
 			.optional(),
-		/** Synchronous predicate enabling evidence ingestion for MCP results. Default () => false. */
-		isMcpTool: fn<(toolName: string) => boolean>("isMcpTool").optional(),
-		/** Write evidence artifacts for oversized tool results. Default true. */
+		/**
+		 * A tool result too large for the window is shown as a bounded excerpt, its exact text kept as a
+		 * fold's verified source (peek, search, expand). Default true.
+		 */
 		evidenceIngestion: z.boolean().default(true),
 		/** Receives the projection-candidate provider. Default undefined. */
 		setProjectionProvider: fn<(provider: () => ProjectionCandidate[]) => void>("setProjectionProvider").optional(),
@@ -177,13 +180,12 @@ export type PiFoldOptions = z.input<typeof optionsSchema>;
 export interface ResolvedOptions
 	extends Omit<
 		z.output<typeof optionsSchema>,
-		"summarizer" | "foldPeekResults" | "toolActions" | "readOnlyTools" | "isMcpTool" | "commandNames"
+		"summarizer" | "foldPeekResults" | "toolActions" | "readOnlyTools" | "commandNames"
 	> {
 	readonly summarizer: z.output<typeof summarizerSchema> | "custom";
 	readonly foldPeekResults: boolean;
 	readonly toolActions: readonly ToolAction[];
 	readonly readOnlyTools: ReadonlySet<string>;
-	readonly isMcpTool: (toolName: string) => boolean;
 	readonly commandNames: { readonly status: string; readonly fold: string };
 }
 

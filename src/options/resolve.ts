@@ -37,7 +37,6 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
 		foldPeekResults: o.foldPeekResults ?? marks,
 		toolActions: o.toolActions ?? defaultActions,
 		readOnlyTools: o.readOnlyTools ?? DEFAULT_READ_ONLY_TOOLS,
-		isMcpTool: o.isMcpTool ?? (() => false),
 		commandNames: commandNamesOf(o.commandPrefix, o.commandNames),
 	};
 }
@@ -50,8 +49,6 @@ export function derivedNames(options: Pick<ResolvedOptions, "entryTypePrefix">) 
 		measurementEntryType: `${p}:measurement`,
 		compactionEntryType: `${p}:compaction`,
 		statusSource: p,
-		evidenceDirName: "pi-fold-evidence",
 		storeDirName: "pi-fold-store",
-		mcpFallbackServer: `${p}-mcp`,
 	} as const;
 }

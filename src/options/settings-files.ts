@@ -42,7 +42,6 @@ export type FileOption = keyof typeof FILE_OPTIONS;
 /** Options only code can pass (they are functions): `registerPiFold(pi, { ... })`. */
 export const CODE_ONLY_OPTIONS = [
 	"summarizeContextSpan",
-	"isMcpTool",
 	"setProjectionProvider",
 	"setSuggestionSourceRegistrar",
 ] as const;

@@ -6,7 +6,7 @@
 
 import { type Api, getPromptCacheTtlMs, type Model } from "@earendil-works/pi-ai";
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
-import type { FoldKind } from "../lattice/index.ts";
+import type { BriefedKind } from "../lattice/index.ts";
 import { type BriefOut, type FoldRuntime, type Host, loadChainKey, type ModelInfo } from "../runtime/index.ts";
 import type { ChainKey } from "../state/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
@@ -23,7 +23,7 @@ export interface PiFold {
 export type PiBriefWriter = (
 	ctx: ExtensionContext,
 	leaves: readonly TranscriptEntry[],
-	kind: FoldKind,
+	kind: BriefedKind,
 	shown?: readonly TranscriptEntry[],
 ) => Promise<BriefOut>;
 

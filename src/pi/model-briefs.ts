@@ -10,7 +10,7 @@
 import type { Api, AssistantMessage, Model } from "@earendil-works/pi-ai";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { deterministicBrief, type SummaryCall, summarizeSpan } from "../briefs/index.ts";
-import { type FoldKind, foldId } from "../lattice/index.ts";
+import { type BriefedKind, foldId } from "../lattice/index.ts";
 import type { BriefOut, FoldRuntime } from "../runtime/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 import { notifierFor } from "./notify.ts";
@@ -44,7 +44,7 @@ function registryCall(ctx: ExtensionContext, model: Model<Api>, effort: string |
 }
 
 /** The summary call the options ask for, or undefined for deterministic briefs (with why, if it is an error). */
-function callFor(runtime: FoldRuntime, ctx: ExtensionContext, foldIdOf: string, kind: FoldKind) {
+function callFor(runtime: FoldRuntime, ctx: ExtensionContext, foldIdOf: string, kind: BriefedKind) {
 	const s = runtime.options.summarizer;
 	if (s === "deterministic") return { call: undefined, source: "model" as const };
 	if (s === "custom") {
@@ -78,7 +78,7 @@ export function briefWriterFor(
 ): (
 	ctx: ExtensionContext,
 	leaves: readonly TranscriptEntry[],
-	kind: FoldKind,
+	kind: BriefedKind,
 	shown?: readonly TranscriptEntry[],
 ) => Promise<BriefOut> {
 	return async (ctx, leaves, kind, shown) => {

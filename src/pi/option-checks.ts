@@ -2,9 +2,9 @@
 // option: a `toolName` that is already a tool of the session (Pi's built-ins, a tool the host passed,
 // another extension's) is not registered at all, so pi-fold never replaces a host tool; a serving
 // budget smaller than one request can need (the system prompt plus REQUEST_FLOOR_TAIL_TOKENS of
-// fresh tail) is reported with the floor; a callback option that throws (isMcpTool,
-// summarizeContextSpan, setProjectionProvider, setSuggestionSourceRegistrar) is reported and
-// contained (isMcpTool answers false, a brief falls back, the host goes without what it asked for).
+// fresh tail) is reported with the floor; a callback option that throws (summarizeContextSpan,
+// setProjectionProvider, setSuggestionSourceRegistrar) is reported and contained (a brief falls
+// back, the host goes without what it asked for).
 // Reports made before a session exists wait for session_start. Reads Pi's tool list; writes nothing.
 
 import type { ExtensionAPI, ExtensionContext, ToolInfo } from "@earendil-works/pi-coding-agent";
@@ -73,7 +73,6 @@ export function containCallbacks(options: ResolvedOptions, reporter: OptionRepor
 		);
 	return {
 		...options,
-		isMcpTool: contained(reporter, "isMcpTool", options.isMcpTool, "tools are treated as not MCP tools", () => false),
 		summarizeContextSpan: summarize
 			? async (request) => {
 					try {

@@ -23,7 +23,7 @@ export {
 } from "./cost.ts";
 export { type CostPlan, type CostScheduleInput, paybackHorizon, planCostCommit } from "./cost-schedule.ts";
 export { type FenceVerdict, fence } from "./fence.ts";
-export { expandedOver, keptRawRange, keptRawUnits } from "./kept-raw.ts";
+export { expandedOver, expandedRefolds, keptRawRange, keptRawUnits } from "./kept-raw.ts";
 export {
 	chapterProposals,
 	consolidationProposals,
@@ -48,6 +48,13 @@ export {
 	type WindowTokens,
 	windowTokens,
 } from "./ladder-input.ts";
+export {
+	EXCERPT_MIN_TOKENS,
+	EXCERPT_TOKENS_ESTIMATE,
+	type OversizedResult,
+	type OversizePlan,
+	oversizedResults,
+} from "./oversize.ts";
 export {
 	DEFAULT_PRICES,
 	firstTierAt,

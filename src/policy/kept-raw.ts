@@ -2,7 +2,8 @@
 // refolds the fold), and the results of its context-tool reads (peek, search) for SHOWN_READ_TURNS of
 // its turns after they landed (a peek batch of a fold it then expanded, until it refolds it). No
 // automatic rung folds these: not the tool rung, the chapter rung, the span rung, a consolidation or
-// a top-up; only the rescue over the budget may, and it says so by name. Pure over the snapshot.
+// a top-up; only a commit the budget forces may take them back (an expanded fold is refolded, oldest
+// first, before the rescue folds the work in hand), and it says so by name. Pure over the snapshot.
 
 import type { TranscriptEntry, Unit } from "../transcript/index.ts";
 import { SHOWN_READ_TURNS } from "./constants.ts";
@@ -65,4 +66,32 @@ export function keptRawRange(snap: Snapshot, kept: readonly boolean[]): (start: 
 	for (let i = 1; i < prefix.length; i++) prefix[i] = (prefix[i] as number) + (prefix[i - 1] as number);
 	return (start, end) =>
 		(prefix[Math.min(end, prefix.length - 1)] as number) - (prefix[Math.max(0, start)] as number) > 0;
+}
+
+/**
+ * The expanded folds a commit the budget forces takes back first, oldest first, outermost only
+ * (refolding one collapses what it holds): until they free `need` estimated tokens, or none is left.
+ * Each frees what its restored entries show now (`tokens.range`), less its placeholder (`placeholderTokens`).
+ */
+export function expandedRefolds(
+	snap: Snapshot,
+	tokens: { range(start: number, end: number): number },
+	need: number,
+	placeholderTokens: number,
+): { id: string; freed: number }[] {
+	const outer = [...snap.state.expanded]
+		.map((id) => snap.lattice.get(id))
+		.filter(
+			(f): f is NonNullable<typeof f> => f !== undefined && !(f.parent !== null && snap.state.expanded.has(f.parent)),
+		)
+		.sort((a, b) => a.start - b.start);
+	const out: { id: string; freed: number }[] = [];
+	let freed = 0;
+	for (const fold of outer) {
+		if (freed >= need) break;
+		const gain = Math.max(0, tokens.range(fold.start, fold.end) - placeholderTokens);
+		out.push({ id: fold.record.id, freed: gain });
+		freed += gain;
+	}
+	return out;
 }

@@ -92,7 +92,8 @@ export function toolProposals(input: LadderInput): Proposal[] {
 		if (unit.index >= input.freshStartUnit) break;
 		if (!input.toolFoldable(unit) || !unit.complete) continue;
 		if (protectedIn(input, unit.start, unit.end) || claimed(input, unit.start, unit.end)) continue;
-		if (!nestsCleanly(input.lattice, unit.start, unit.end, () => false)) continue;
+		// A result shown as an excerpt nests inside its own batch's fold.
+		if (!nestsCleanly(input.lattice, unit.start, unit.end, (kind) => kind === "result")) continue;
 		const p = proposal(input, "tools", unit.start, unit.end);
 		if (p.freedTokens > 0) out.push(p);
 	}
@@ -113,7 +114,7 @@ export function chapterProposals(input: LadderInput): Proposal[] {
 		const start = (input.units[chapter.startUnit] as Unit).start;
 		const end = (input.units[chapter.endUnit - 1] as Unit).end;
 		if (protectedIn(input, start, end) || claimed(input, start, end)) continue;
-		if (!nestsCleanly(input.lattice, start, end, (kind) => kind === "tools")) continue;
+		if (!nestsCleanly(input.lattice, start, end, (kind) => kind === "tools" || kind === "result")) continue;
 		const p = proposal(input, "chapter", start, end);
 		if (p.freedTokens > 0) out.push(p);
 	}
@@ -148,8 +149,12 @@ function consolidationRuns(input: LadderInput, visible: ReturnType<Lattice["visi
 	const runs: Visible[][] = [];
 	let run: Visible[] | null = null;
 	for (const item of visible) {
+		// Not a fold inside one the agent expanded: it asked to see these briefs.
 		const eligible =
-			item.type === "fold" && !input.protectedFolds.has(item.id) && unitOf(item.end - 1) < input.freshStartUnit;
+			item.type === "fold" &&
+			!input.protectedFolds.has(item.id) &&
+			unitOf(item.end - 1) < input.freshStartUnit &&
+			!input.keptRaw(item.start, item.end);
 		if (item.type === "fold" && eligible) {
 			const v = {
 				id: item.id,
@@ -197,13 +202,15 @@ function mergePairs(runs: readonly Visible[][], want: number): [Visible, Visible
  * adjacent visible folds of equal rank (no raw entry between them) as bring the count back under
  * it; at CONSOLIDATE_OCCUPANCY, every such pair. Pairs are chosen as a binary counter carries
  * (mergePairs), so the fold tree's depth stays logarithmic in the number of folds; where no equal
- * pair exists the count stays over the limit until new folds make one.
+ * pair exists the count stays over the limit until new folds make one. `eager` (cost scheduling):
+ * every such pair whatever the count, so spans side by side keep about log2 of their number of
+ * briefs in the window, as a binary counter keeps its set bits.
  */
-export function consolidationProposals(input: LadderInput): Proposal[] {
+export function consolidationProposals(input: LadderInput, eager = false): Proposal[] {
 	const visible = input.lattice.visible(input.expanded);
 	const count = visible.filter((v) => v.type === "fold").length;
 	const overCount = count > MAX_VISIBLE_FOLDS;
-	const pressure = input.occupancy >= CONSOLIDATE_OCCUPANCY;
+	const pressure = input.occupancy >= CONSOLIDATE_OCCUPANCY || eager;
 	if (!overCount && !pressure) return [];
 	const needed = Math.max(0, count - MAX_VISIBLE_FOLDS);
 	return mergePairs(consolidationRuns(input, visible), pressure ? Number.POSITIVE_INFINITY : needed)

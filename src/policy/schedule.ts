@@ -59,9 +59,9 @@ export interface ScheduleInput extends ScheduleBasis {
 /**
  * What made a commit happen whatever its own economics: the budget (the next request would reach it),
  * a price tier a commit avoids, an expand that must show at the next request, a provider cache that
- * expired anyway, or the rescue. Null for a commit that pays for itself, or that lands decisions.
+ * expired anyway, the rescue, or a result too large for the window shown as an excerpt. Null for a commit that pays for itself, or that lands decisions.
  */
-export type CommitForce = "budget" | "price tier" | "expand" | "cold cache" | "rescue";
+export type CommitForce = "budget" | "price tier" | "expand" | "cold cache" | "rescue" | "oversize";
 
 export interface SchedulePlan {
 	readonly commit: boolean;

@@ -36,15 +36,6 @@ export {
 	receiptText,
 	receiptType,
 } from "./commit/index.ts";
-export {
-	createEvidenceIngestor,
-	DEFAULT_EVIDENCE_THRESHOLD_BYTES,
-	type EvidenceIngestor,
-	type EvidenceRecord,
-	type EvidenceRefusal,
-	evidenceIngestorFor,
-	mcpServerOf,
-} from "./evidence-ingest.ts";
 export type {
 	BoundaryDraft,
 	BriefOut,

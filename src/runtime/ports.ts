@@ -6,7 +6,7 @@
 // extension context; the simulator (src/simulate/) implements it over an in-memory session.
 // Types only; no I/O here.
 
-import type { FoldKind, FoldRecord } from "../lattice/index.ts";
+import type { BriefedKind, FoldRecord } from "../lattice/index.ts";
 import type { BranchView, ModelWindow, PriceTable } from "../policy/index.ts";
 import type { Replacement } from "../projection/index.ts";
 import type { DecisionRecord, LogRecord } from "../state/index.ts";
@@ -111,7 +111,11 @@ export interface Host {
 	 * A brief for a ladder chapter, span or consolidation fold over `leaves` (falls back to their
 	 * deterministic brief); the request reads `shown`, the span as the window shows it, when given.
 	 */
-	writeBrief(leaves: readonly TranscriptEntry[], kind: FoldKind, shown?: readonly TranscriptEntry[]): Promise<BriefOut>;
+	writeBrief(
+		leaves: readonly TranscriptEntry[],
+		kind: BriefedKind,
+		shown?: readonly TranscriptEntry[],
+	): Promise<BriefOut>;
 	/** The model that writes those briefs, when it is not the session's (its prices cost a brief). */
 	briefModel?(): ModelInfo | undefined;
 	notify: Notify;

@@ -25,6 +25,8 @@ import {
 	boundaryInput,
 	type CommitOutcome,
 	compactedMarks,
+	type Excerpts,
+	excerptOversized,
 	type Occupancy,
 	RECEIPT_MAX_CHARS,
 	receiptText,
@@ -228,7 +230,10 @@ export class FoldRuntime {
 	}
 
 	/** One boundary pass through the commit pipeline (commit/pipeline.ts). */
-	private commitAt(host: Host, at: string, occupancy: Occupancy, hint: Actor): Promise<CommitOutcome | null> {
+	private async commitAt(host: Host, at: string, measured: Occupancy, hint: Actor): Promise<CommitOutcome | null> {
+		const paused = this.pauseReason() !== null;
+		const excerpts = await this.excerpts(host, measured, paused);
+		const occupancy = { ...measured, tokens: measured.tokens - excerpts.freedTokens };
 		const snap = this.snapshot(host);
 		const input = boundaryInput({
 			host,
@@ -238,9 +243,11 @@ export class FoldRuntime {
 			// The policies work in estimated tokens: the budget they read is the provider's over the calibration.
 			scaled: inEstimatedTokens(snap, this.meter.calibration),
 			occupancy,
-			paused: this.pauseReason() !== null,
+			paused,
 			hint,
 			at,
+			excerpted: excerpts.bodies.length,
+			excerptFreedTokens: excerpts.freedTokens,
 		});
 		return runCommit(input, {
 			store: this.store(host),
@@ -252,6 +259,36 @@ export class FoldRuntime {
 			notifyOnce: (key, message, level) => this.notifyOnce(host, key, message, level),
 			reportCommitRefusals: (refused) => this.reportCommitRefusals(host, refused),
 		});
+	}
+
+	/**
+	 * Results of the newest batch too large for the window become excerpts (commit/excerpts.ts): their
+	 * fold decisions are recorded before the gate reads the branch, and the human is told once each.
+	 */
+	private async excerpts(host: Host, occupancy: Occupancy, paused: boolean): Promise<Excerpts> {
+		const scaled = inEstimatedTokens(this.snapshot(host), this.meter.calibration);
+		const off = paused || !this.options.evidenceIngestion;
+		const excerpts = await excerptOversized(scaled, this.store(host), occupancy.tokens, off);
+		for (const body of excerpts.bodies) {
+			this.decide(host, body);
+			const f = body.fold;
+			this.telemetry.recordEvidence({ foldId: f.id, bytes: f.sourceBytes });
+			this.notifyOnce(
+				host,
+				`excerpt:${f.id}`,
+				`${this.options.brandNoun}: a tool result of ${f.sourceBytes.toLocaleString("en-US")} bytes is too large for the window; the model sees an excerpt (fold ${f.id}), and the exact result is stored: /${this.options.commandNames.fold} peek ${f.id}`,
+				"info",
+			);
+		}
+		for (const _ of excerpts.overCap) this.telemetry.recordEvidence(null);
+		if (excerpts.overCap.length > 0)
+			this.notifyOnce(
+				host,
+				`excerpt-cap:${excerpts.overCap.join(",")}`,
+				`${this.options.brandNoun}: ${excerpts.overCap.join(", ")} left whole: this session's excerpts already hold the 512 MiB cap`,
+				"warning",
+			);
+		return excerpts;
 	}
 
 	/** The proposal's drafts: the edits, the chained commit record and (automatic commits) the receipt. */

@@ -13,7 +13,6 @@ import {
 	type WindowMoves,
 	WindowObserver,
 } from "../projection/index.ts";
-import type { EvidenceRecord } from "./evidence-ingest.ts";
 
 /** Entries kept per history (compactions, fenced requests, observations keep their own bound). */
 export const HISTORY_LIMIT = 16;
@@ -65,7 +64,7 @@ export interface CommitNote {
 	/** Conversation messages the window showed before the commit's first edit (window-position.ts). */
 	readonly firstEdit?: number | null;
 	/** What forced the commit whatever its economics (the record's `force`), if anything did. */
-	readonly force?: "budget" | "price tier" | "expand" | "cold cache" | "rescue" | undefined;
+	readonly force?: "budget" | "price tier" | "expand" | "cold cache" | "rescue" | "oversize" | undefined;
 }
 
 /** One decision beside the host's native compaction. */
@@ -85,6 +84,12 @@ export interface BriefUsage {
 	readonly cacheWrite: number;
 }
 
+/** A tool result shown as an excerpt: its fold and the bytes of its stored source. */
+export interface ExcerptNote {
+	readonly foldId: string;
+	readonly bytes: number;
+}
+
 /** A read-only picture of the telemetry, for status. */
 export interface TelemetryView {
 	readonly baseline: string;
@@ -102,7 +107,8 @@ export interface TelemetryView {
 	readonly fenced: { readonly total: number; readonly aborted: number; readonly recent: readonly string[] };
 	readonly briefs: BriefUsage;
 	readonly briefFallback: string | null;
-	readonly evidence: { readonly written: number; readonly refused: number; readonly recent: readonly EvidenceRecord[] };
+	/** Tool results too large for the window shown as excerpts (their exact text stored), and those left whole (the cap). */
+	readonly evidence: { readonly written: number; readonly refused: number; readonly recent: readonly ExcerptNote[] };
 }
 
 export class Telemetry {
@@ -122,7 +128,7 @@ export class Telemetry {
 	private fenceAborts = 0;
 	private briefs = { calls: 0, fallbacks: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 	private briefFallback: string | null = null;
-	private evidenceWritten = new Recent<EvidenceRecord>(HISTORY_LIMIT);
+	private evidenceWritten = new Recent<ExcerptNote>(HISTORY_LIMIT);
 	private evidenceRefused = 0;
 	/** Where each recent commit first changed the window, by seq (the observer checks rewrites against it). */
 	private firstEdits = new Map<number, number>();
@@ -224,8 +230,8 @@ export class Telemetry {
 		this.briefs.cacheWrite += u.cacheWrite;
 	}
 
-	/** An evidence artifact written (its record), or a refused one (null). */
-	recordEvidence(record: EvidenceRecord | null): void {
+	/** A result shown as an excerpt (its note), or one left whole because of the cap (null). */
+	recordEvidence(record: ExcerptNote | null): void {
 		if (record) this.evidenceWritten.push(record);
 		else this.evidenceRefused++;
 	}

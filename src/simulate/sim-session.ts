@@ -5,7 +5,7 @@
 // caller's). Pure in-memory apart from the store.
 
 import { deterministicBrief } from "../briefs/index.ts";
-import type { FoldKind } from "../lattice/index.ts";
+import type { BriefedKind } from "../lattice/index.ts";
 import {
 	type BoundaryDraft,
 	type BriefOut,
@@ -32,7 +32,7 @@ export interface SimSessionOptions {
 	/** Writes ladder chapter, span and consolidation briefs from `shown`, the span as the window shows it (default: the deterministic brief). */
 	readonly writeBrief?: (
 		leaves: readonly TranscriptEntry[],
-		kind: FoldKind,
+		kind: BriefedKind,
 		shown?: readonly TranscriptEntry[],
 	) => Promise<BriefOut>;
 	/** The clock (default: a counter the caller advances with `advance`). */

@@ -26,8 +26,11 @@ export interface SessionShape {
 	readonly thinkingShare?: number;
 	/** Names of the read-only and the write tool (default `read` and `write`). */
 	readonly tools?: { readonly read: string; readonly write: string };
-	/** Tool turns (numbered from 0 across prompts) whose first result has exactly `chars` characters. */
-	readonly sized?: readonly { readonly turn: number; readonly chars: number }[];
+	/**
+	 * Tool turns (numbered from 0 across prompts) whose first result has exactly `chars` characters;
+	 * with `batch`, the turn is a parallel read of `batch` files whose every result has `chars`.
+	 */
+	readonly sized?: readonly { readonly turn: number; readonly chars: number; readonly batch?: number }[];
 	/**
 	 * The human's steps before tool turn `turn`: before the prompt when it is its prompt's first turn
 	 * (the agent is idle), else between the turns of a run. Tool call ids are `call_<turn>_<k>`.
@@ -75,8 +78,12 @@ function text(rand: () => number, chars: number, tag: string): string {
 
 /** One assistant turn with its calls and their results. */
 function turn(rand: () => number, shape: SessionShape, n: number): ReplayMessage[] {
-	const write = rand() < shape.writeShare;
-	const batch = write ? 1 : 1 + Math.floor(rand() * shape.maxBatch);
+	const sizedTurn = shape.sized?.find((s) => s.turn === n);
+	const drawnWrite = rand() < shape.writeShare;
+	const write = drawnWrite && sizedTurn?.batch === undefined;
+	// The draws stay those of a turn without `batch`, so every other turn of a seed is unchanged.
+	const drawnBatch = drawnWrite ? 1 : 1 + Math.floor(rand() * shape.maxBatch);
+	const batch = sizedTurn?.batch ?? drawnBatch;
 	const tools = shape.tools ?? { read: "read", write: "write" };
 	const calls = Array.from({ length: batch }, (_, k) => ({
 		type: "toolCall",
@@ -94,10 +101,10 @@ function turn(rand: () => number, shape: SessionShape, n: number): ReplayMessage
 		},
 	};
 	const [lo, hi] = shape.resultChars;
-	const sized = shape.sized?.find((s) => s.turn === n)?.chars;
+	const sized = sizedTurn?.chars;
 	const results = calls.map((c, k): ReplayMessage => {
 		const drawn = Math.round(lo + rand() * (hi - lo));
-		const chars = k === 0 && sized !== undefined ? sized : drawn;
+		const chars = sized !== undefined && (k === 0 || sizedTurn?.batch !== undefined) ? sized : drawn;
 		return {
 			message: {
 				role: "toolResult",

@@ -30,7 +30,7 @@ const fileReadSchema = z.strictObject({
 
 export const foldRecordSchema = z.strictObject({
 	id: foldIdSchema,
-	kind: z.enum(["tools", "chapter", "span", "consolidation"]),
+	kind: z.enum(["tools", "chapter", "span", "consolidation", "result"]),
 	origin: z.enum(["agent", "ladder"]),
 	leafIds: z.array(z.string().min(1)).min(1).readonly(),
 	sourceSha256: hex64,
@@ -97,7 +97,7 @@ const variants = [
 		refused: z.array(z.strictObject({ foldId: foldIdSchema, reason: z.string() })),
 		edits: z.array(z.strictObject({ targetId: z.string().min(1), action: z.enum(["brief", "omit", "restore"]) })),
 		/** What forced the commit whatever its economics (absent: it paid for itself, or landed decisions). */
-		force: z.enum(["budget", "price tier", "expand", "cold cache", "rescue"]).optional(),
+		force: z.enum(["budget", "price tier", "expand", "cold cache", "rescue", "oversize"]).optional(),
 		/** Expanded folds a rescue over the budget folded again (named in `reason` too). */
 		retaken: z.array(foldIdSchema).optional(),
 		/** Cost scheduling: what the commit was predicted to cost and save (provider tokens, dollars). */

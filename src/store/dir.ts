@@ -26,8 +26,8 @@ export function sessionKey(sessionId: string): string {
 }
 
 /**
- * The directory of a session's store named `storeDirName` (e.g. derivedNames().storeDirName or
- * evidenceDirName): `<sessionDir>/<storeDirName>`, or for an in-memory session (no or empty
+ * The directory of a session's store named `storeDirName` (e.g. derivedNames().storeDirName):
+ * `<sessionDir>/<storeDirName>`, or for an in-memory session (no or empty
  * sessionDir) `<fallbackRoot ?? defaultFallbackRoot()>/<storeDirName>/<sessionKey(sessionId)>`.
  */
 export function resolveStoreDir(input: {

@@ -4,25 +4,12 @@
 //   SourceVerificationError names the fold label and both digests.
 // - resolveStoreDir: `<sessionDir>/<storeDirName>`, or a per-user fallback under os.tmpdir() keyed
 //   by session id for in-memory sessions.
-// - EvidenceStore: read-only artifacts of oversized tool results with a cumulative per-session cap
-//   (DEFAULT_EVIDENCE_CAP_BYTES, 512 MiB) counted by session id in an append-only ledger per session,
-//   safe across restarts and across processes sharing the folder.
 // - FileChecker: whether a file on disk still holds the text a folded read returned (stat-cached).
 // - search/: hash-verified search over stored sources (one read per blob: hashed and scanned
 //   together), on worker threads with a time bound; FoldStore.search uses it.
 // The classes do file I/O; resolveStoreDir is pure.
 
 export { defaultFallbackRoot, resolveStoreDir, sessionKey } from "./dir.ts";
-export { EvidenceLedger, MAX_LEDGER_BYTES, type Reservation } from "./evidence-ledger.ts";
-export {
-	DEFAULT_EVIDENCE_CAP_BYTES,
-	DEFAULT_EVIDENCE_SESSION,
-	type EvidenceOwner,
-	type EvidencePut,
-	EvidenceStore,
-	type EvidenceStoreOptions,
-	ownerRelDir,
-} from "./evidence-store.ts";
 export { FILE_CHECK_MAX_BYTES, FileChecker, type FileState, type ReadStamp, resolveReadPath } from "./file-check.ts";
 export {
 	FoldStore,

@@ -31,13 +31,13 @@ describe("pi-fold options", () => {
 			"unmark",
 		]);
 		expect(o.readOnlyTools).toBe(DEFAULT_READ_ONLY_TOOLS);
-		expect(o.isMcpTool("mcp__x__y")).toBe(false);
 	});
 
-	it("refuses the removed blockingTools by name, saying why and what to do", () => {
+	it("refuses the removed blockingTools and isMcpTool by name, saying why and what to do", () => {
 		expect(() => resolveOptions({ blockingTools: ["Agent"] })).toThrow(
 			/blockingTools was removed: Pi appends context edits only at turn boundaries.*Remove the setting/,
 		);
+		expect(() => resolveOptions({ isMcpTool: () => true })).toThrow(/isMcpTool was removed: .*Remove the option/);
 		expect(resolveOptions()).not.toHaveProperty("blockingTools");
 	});
 

@@ -66,8 +66,8 @@ describe("a settings file's text", () => {
 	});
 
 	it("refuses a function option: only code can set it", () => {
-		expect(problemOf(global('{"isMcpTool": "mcp__"}'))).toBe(
-			"isMcpTool is a function, so only code can set it (registerPiFold(pi, { isMcpTool }))",
+		expect(problemOf(global('{"summarizeContextSpan": "x"}'))).toBe(
+			"summarizeContextSpan is a function, so only code can set it (registerPiFold(pi, { summarizeContextSpan }))",
 		);
 	});
 

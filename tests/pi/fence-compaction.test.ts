@@ -1,5 +1,5 @@
 // The provider-window fence and native compaction, end to end: only a request whose newest unit is by
-// itself larger than the window is aborted before transmission (the faux provider records no
+// itself larger than the window, even with its large results shown as excerpts, is aborted before transmission (the faux provider records no
 // request), naming the unit; an over-budget request that fits goes on to native compaction, said once; Pi's automatic threshold compaction is cancelled with a reason while pi-fold can
 // keep the window inside its band, while a manual /compact passes; an overflow compaction passes as
 // the last resort, said out of band; each decision shows in status.
@@ -7,6 +7,7 @@
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { renderStatus, statusModel } from "../../src/runtime/index.ts";
+import { createProbeTool, probeText } from "../helpers/pi-session.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
 import { callProbes, callTool, cleanupTempDirs, createHarness, resultEntryId, say } from "./harness.ts";
 
@@ -14,12 +15,16 @@ afterAll(cleanupTempDirs);
 
 describe("the fence", () => {
 	it("stops only a request whose newest unit alone is larger than the window, naming it, and sends nothing", async () => {
+		// Forty parallel results of ~500 tokens each: every one under an excerpt's minimum, so none can be
+		// shown shorter, and together larger than the whole window (a single huge result is an excerpt,
+		// tests/pi/oversize.test.ts).
 		const h = await createHarness({
 			contextWindow: 12_000,
 			options: { foldScheduling: "epoch", readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
+			probe: createProbeTool((key) => probeText(key, key.startsWith("mid") ? 70 : 20)),
 		});
 		const before = h.notices.length;
-		h.script([callProbes("huge1"), say("never sent")]);
+		h.script([callProbes(...Array.from({ length: 40 }, (_, i) => `mid${i}`)), say("never sent")]);
 		await h.run("go");
 		// Only the first request left; the one carrying the huge result was aborted before transmission.
 		expect(h.requests).toHaveLength(1);

@@ -116,7 +116,7 @@ describe("the correction verbs", () => {
 });
 
 describe("the host integrations", () => {
-	it("write evidence for oversized results, provide candidates and accept suggestion sources", async () => {
+	it("write no evidence at tool_result time, provide candidates and accept suggestion sources", async () => {
 		let provider: (() => ProjectionCandidate[]) | undefined;
 		let registrar: ((source: SuggestionSource) => () => void) | undefined;
 		const h = await createHarness({
@@ -130,9 +130,9 @@ describe("the host integrations", () => {
 			say("done"),
 		]);
 		await h.run("go");
-		expect(h.runtime.telemetry.view().evidence.written).toBe(1);
-		const record = h.runtime.telemetry.view().evidence.recent[0] as { path: string };
-		expect(existsSync(join(h.sessionDir, "pi-fold-evidence", record.path))).toBe(true);
+		// A large result that fits the window is no evidence: nothing is written beside the fold store.
+		expect(h.runtime.telemetry.view().evidence.written).toBe(0);
+		expect(existsSync(join(h.sessionDir, "pi-fold-evidence"))).toBe(false);
 		const candidates = provider?.() ?? [];
 		expect(candidates).toHaveLength(1);
 		expect(candidates[0]?.route).toEqual({

@@ -103,25 +103,6 @@ describe("a window smaller than one request can need", () => {
 });
 
 describe("a callback option that throws", () => {
-	it("isMcpTool: reported once, the tool treated as not an MCP tool, its evidence still written", async () => {
-		const since = allNotices.length;
-		const h = await createHarness({
-			persistent: true,
-			options: {
-				isMcpTool: () => {
-					throw new Error("mcp lookup broke");
-				},
-			},
-		});
-		h.script([callProbes("huge1"), callProbes("huge2"), say("done")]);
-		await h.run("go");
-		const told = optionNotices(h, since, "isMcpTool");
-		expect(told).toEqual([
-			"[pi-fold] pi-fold option isMcpTool threw: mcp lookup broke; tools are treated as not MCP tools",
-		]);
-		expect(h.runtime.telemetry.view().evidence.written).toBe(2);
-	});
-
 	it("setProjectionProvider and setSuggestionSourceRegistrar: reported once each, and pi-fold still loads", async () => {
 		const since = allNotices.length;
 		const h = await createHarness({

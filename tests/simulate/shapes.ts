@@ -3,7 +3,9 @@
 // reservation, a system prompt, the tokens one tool step adds (as a share of the serving budget),
 // parallel batch sizes, thinking blocks, results larger than the fresh tail's share (and, rarely,
 // one larger than the whole window), the human's `/fold-context` commands and manual `/compact`s
-// between and during runs, and Pi's native compaction settings. Plain data; no Pi.
+// between and during runs, and Pi's native compaction settings. Plain data; no Pi. An oversized
+// batch (one result larger than the window, or a parallel read of two to four files that together
+// are) comes at any window, 16k to 1M.
 
 import fc from "fast-check";
 import type { CompactionSettings, HumanStep, ReplayMessage } from "../../src/simulate/index.ts";
@@ -25,8 +27,10 @@ export interface Shape {
 	readonly thinking: { readonly chars: number; readonly share: number } | null;
 	/** Turns whose first result is this share of the budget (above the fresh tail's 25%). */
 	readonly sized: readonly { readonly turn: number; readonly share: number }[];
-	/** A turn whose first result is larger than the whole window (the fence must stop it), or null. */
+	/** A turn whose batch is larger than the whole window (pi-fold must show it as excerpts), or null. */
 	readonly huge: number | null;
+	/** Results in that batch: absent or 1, one result larger than the window; more, a parallel read that together is. */
+	readonly hugeBatch?: number;
 	readonly human: readonly { readonly turn: number; readonly step: HumanStep }[];
 	/**
 	 * Pi's compaction settings as shares of the window: `threshold` turns Pi's automatic compaction on;
@@ -82,7 +86,7 @@ function stepArb(turns: number): fc.Arbitrary<{ turn: number; step: HumanStep }>
 }
 
 /**
- * Session shapes; `hugeWeight` of 100 runs carry a result larger than the window. A session adds
+ * Session shapes; `hugeWeight` of 100 runs carry a batch larger than the window. A session adds
  * `fill` budgets of tool results over its turns (so every window folds), in fewer turns above
  * LARGE_WINDOW.
  */
@@ -132,13 +136,13 @@ export function shapeArb(hugeWeight = 12): fc.Arbitrary<Shape> {
 						{ maxLength: 3 },
 					),
 					huge: fc.integer({ min: 0, max: turns - 1 }),
+					hugeBatch: fc.integer({ min: 1, max: 4 }),
 					human: fc.array(stepArb(turns), { maxLength: 6 }),
 				})
-				.map(({ sized, huge, human }) => {
+				.map(({ sized, huge, hugeBatch, human }) => {
 					const { hugeRoll, ...rest } = base;
-					// A result larger than the window only where it stays cheap to generate.
-					const withHuge = hugeRoll < hugeWeight && base.window <= 200_000;
-					return { ...rest, sized, huge: withHuge ? huge : null, human };
+					const withHuge = hugeRoll < hugeWeight;
+					return { ...rest, sized, huge: withHuge ? huge : null, hugeBatch, human };
 				});
 		});
 }
@@ -168,10 +172,7 @@ export function messagesOf(shape: Shape, tools?: { read: string; write: string }
 	const budget = budgetOf(shape);
 	const perResult = (budget * shape.stepShare * 4) / ((shape.maxBatch + 1) / 2);
 	const sized = shape.sized.map((s) => ({ turn: s.turn, chars: Math.round(budget * s.share * 4) }));
-	const huge =
-		shape.huge === null
-			? []
-			: [{ turn: shape.huge, chars: Math.round(shape.window * 4 * Number(process.env.HUGE ?? 3)) }];
+	const huge = shape.huge === null ? [] : [{ turn: shape.huge, ...hugeResults(shape) }];
 	return syntheticSession({
 		seed: shape.seed,
 		prompts: shape.prompts,
@@ -185,6 +186,16 @@ export function messagesOf(shape: Shape, tools?: { read: string; write: string }
 		human: shape.human,
 		...(tools ? { tools } : {}),
 	});
+}
+
+/**
+ * The oversized batch's results: one of twice the window's characters-worth of tokens, or `hugeBatch`
+ * results that are together 1.5 windows (each may fit alone; the batch does not).
+ */
+export function hugeResults(shape: Shape): { chars: number; batch?: number } {
+	const batch = shape.hugeBatch ?? 1;
+	if (batch <= 1) return { chars: Math.round(shape.window * 4 * 2) };
+	return { chars: Math.round((shape.window * 4 * 1.5) / batch), batch };
 }
 
 /** The system prompt of a shape. */

@@ -51,8 +51,10 @@ describe("found by the randomized sweep", () => {
 		const call = { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "read", arguments: {} }] };
 		const result = { role: "toolResult", toolCallId: "c1", toolName: "read", content: [] };
 		expect(newestUnitStart([{ role: "user", content: "go" }, call, result, receipt])).toBe(1);
-		// Seed 2147483628 of the sweep: 8 reads, one result three times the 16k window; the turn's commit
-		// lands its receipt after the batch, and the request carrying the batch must still be stopped.
+		// Seed 2147483628 of the sweep, with its oversized read made one no excerpt can shrink: 96
+		// parallel results of ~400 tokens each (under an excerpt's minimum), ~35,000 tokens together at
+		// a 16k window; the turn's commit lands its receipt after the batch, and the request carrying the
+		// batch must still be stopped.
 		const messages = syntheticSession({
 			seed: 2_147_483_628,
 			prompts: 1,
@@ -60,7 +62,7 @@ describe("found by the randomized sweep", () => {
 			maxBatch: 8,
 			resultChars: [100, 300],
 			writeShare: 0,
-			sized: [{ turn: 2, chars: 16_000 * 4 * 3 }],
+			sized: [{ turn: 2, chars: 1_600, batch: 96 }],
 		});
 		const { result: out, session } = await run("cost", 16_000, messages, undefined, 4_000);
 		expect(out.stopped).toBe(true);

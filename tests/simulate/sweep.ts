@@ -1,8 +1,9 @@
 // Test helper: one session of the randomized sweep (shapes.ts) replayed through the runtime on the
-// simulator, with every invariant checked: it completes (or the fence stops a unit larger than the
-// window, naming it), no request exceeds the window, no tool result or call is orphaned in any
-// request, no rewrite without a commit or a compaction (by the runtime's observer and by an
-// independent comparison), every fold peekable with its stored source byte-exact. No Pi.
+// simulator, with every invariant checked: it completes (a batch larger than the window is shown as
+// excerpts, never fenced, never compacted by Pi), no request exceeds the window, no tool result or
+// call is orphaned in any request, no rewrite without a commit or a compaction (by the runtime's
+// observer and by an independent comparison), what an expand restored shows and stays, the fold tree
+// stays shallow (sweep-lossless.ts), every fold peekable with its stored source byte-exact. No Pi.
 
 import { resolveOptions } from "../../src/options/index.ts";
 import { FoldRuntime } from "../../src/runtime/index.ts";
@@ -17,6 +18,7 @@ import {
 import type { TranscriptMessage } from "../../src/transcript/index.ts";
 import { foldProblems, pairingProblems, WindowWatch } from "../helpers/invariants.ts";
 import { compactionOf, type Mode, messagesOf, modelOf, type Shape, systemPromptOf } from "./shapes.ts";
+import { LosslessWatch } from "./sweep-lossless.ts";
 
 /** What one session showed, for the sweep's totals. */
 export interface Outcome {
@@ -30,10 +32,10 @@ export interface Outcome {
 	/** The human's `/fold-context` commands that ran. */
 	readonly commands: number;
 	readonly fenced: boolean;
+	/** Results shown as excerpts (oversized-result folds), and requests that showed an expanded fold. */
+	readonly excerpts: number;
+	readonly expandedShown: number;
 }
-
-const FENCE_MESSAGE =
-	/^the results of (read|write) is ~[\d,]+ tokens by itself, larger than the whole [\d,]+-token window, so neither a fold nor a compaction can make room; aborted before transmission/;
 
 /** Every entry's original message on the branch, compacted ones included. */
 function branchMessages(session: SimSession): Map<string, TranscriptMessage> {
@@ -55,8 +57,15 @@ function moves(session: SimSession, decisionType: string): number {
 }
 
 /** The checks of every request: inside the window, paired, attributed (observer and independent watch). */
-function requestChecks(window: number, problems: string[], watch: WindowWatch, moved: () => number) {
+function requestChecks(
+	window: number,
+	problems: string[],
+	watch: WindowWatch,
+	lossless: LosslessWatch,
+	moved: () => number,
+) {
 	return (request: SimRequest, messages: readonly TranscriptMessage[]) => {
+		lossless.request(request.at, messages);
 		if (request.promptTokens > window)
 			problems.push(`request ${request.at} is ${request.promptTokens} tokens, over the ${window} window`);
 		for (const p of pairingProblems(messages)) problems.push(`request ${request.at}: ${p}`);
@@ -66,15 +75,18 @@ function requestChecks(window: number, problems: string[], watch: WindowWatch, m
 	};
 }
 
-/** How the session ended: completed, or stopped by the fence naming a unit larger than the window. */
-function endProblems(shape: Shape, result: SimResult): string[] {
+/**
+ * How the session ended: completed, never fenced (no unit of a shape is too big for an excerpt), no
+ * overflow compaction, and a batch larger than the window shown as excerpts with no compaction of Pi's
+ * at the request that followed it.
+ */
+function endProblems(shape: Shape, result: SimResult, excerpts: number): string[] {
 	const problems: string[] = [];
-	if (shape.huge === null && result.stopped) problems.push(`stopped: ${result.fence}`);
-	if (result.stopped && !FENCE_MESSAGE.test(result.fence ?? ""))
-		problems.push(`the fence did not name the unit: ${result.fence}`);
-	// A result larger than the window is stopped by the fence, unless Pi's compaction summarized it first.
-	const compacted = result.compactions.some((c) => c.decision === "passed");
-	if (shape.huge !== null && !result.stopped && !compacted) problems.push("a result larger than the window was sent");
+	if (result.stopped) problems.push(`stopped: ${result.fence}`);
+	for (const c of result.compactions)
+		if (c.reason === "overflow" && c.decision === "passed")
+			problems.push(`Pi's overflow compaction ran after request ${c.afterRequests}`);
+	if (shape.huge !== null && excerpts === 0) problems.push("a batch larger than the window was not shown as excerpts");
 	return [...problems, ...result.errors.map((e) => `error: ${e}`)];
 }
 
@@ -85,16 +97,18 @@ export async function sweep(shape: Shape, mode: Mode): Promise<Outcome> {
 	const model = modelOf(shape);
 	const session = new SimSession({ model, systemPrompt: systemPromptOf(shape) });
 	const decisionType = runtime.names.decisionEntryType;
+	const host = session.host({ decisionEntryType: decisionType, receiptType: runtime.receiptType });
 	const watch = new WindowWatch();
+	const lossless = new LosslessWatch(runtime, host, session, decisionType);
 	const problems: string[] = [];
 	const result = await drive(runtime, session, messagesOf(shape), {
 		compaction: compactionOf(shape),
-		onRequest: requestChecks(model.contextWindow, problems, watch, () => moves(session, decisionType)),
+		onRequest: requestChecks(model.contextWindow, problems, watch, lossless, () => moves(session, decisionType)),
 	});
-	problems.push(...watch.problems, ...endProblems(shape, result));
+	const excerpts = [...runtime.snapshot(host).known.values()].filter((f) => f.kind === "result").length;
+	problems.push(...watch.problems, ...lossless.problems, ...endProblems(shape, result, excerpts));
 	const unattributed = runtime.telemetry.view().counters.unattributedRewrites;
 	if (unattributed !== 0) problems.push(`${unattributed} unattributed rewrites`);
-	const host = session.host({ decisionEntryType: decisionType, receiptType: runtime.receiptType });
 	const folds = await foldProblems(runtime, host, branchMessages(session));
 	problems.push(...folds.problems);
 	const ran = result.compactions.filter((c) => c.decision === "passed");
@@ -107,5 +121,7 @@ export async function sweep(shape: Shape, mode: Mode): Promise<Outcome> {
 		folds: folds.folds,
 		commands: result.human.length,
 		fenced: result.stopped,
+		excerpts,
+		expandedShown: lossless.expandedShown,
 	};
 }

@@ -8,7 +8,7 @@
 
 import type { FoldRecord } from "../../lattice/index.ts";
 import type { ResolvedOptions } from "../../options/index.ts";
-import type { Snapshot } from "../../policy/index.ts";
+import { type Snapshot, shownTokens, windowTokens } from "../../policy/index.ts";
 import { editsToCommit, impliedEdits, type PlaceholderNames, renderPlaceholder } from "../../projection/index.ts";
 import type { Actor } from "../../state/index.ts";
 import type { SessionMeter } from "../meter.ts";
@@ -42,6 +42,13 @@ export interface BoundaryInput {
 	readonly at: string;
 	/** Transcript index of the first edit the recorded decisions imply (an expand, a rebrief, an immediate fold), or null. */
 	readonly pendingFrom: number | null;
+	/** Results of the newest batch this boundary shows as excerpts (excerpts.ts): their commit is forced. */
+	readonly excerpted: number;
+	/**
+	 * Estimated tokens those excerpts free: `occupancy` has them taken off already, so what the
+	 * pending decisions change (expands, and these folds) counts them once, not twice.
+	 */
+	readonly excerptFreedTokens: number;
 }
 
 /** Index of the first transcript entry whose edit in force differs from what the state implies, or null. */
@@ -78,6 +85,24 @@ export function expandSinceCommit(snap: Snapshot): boolean {
 }
 
 /** The pipeline's first value for `host` now. */
-export function boundaryInput(parts: Omit<BoundaryInput, "pendingFrom">): BoundaryInput {
-	return { ...parts, pendingFrom: pendingEditFrom(parts.snap, parts.options) };
+export function boundaryInput(
+	parts: Omit<BoundaryInput, "pendingFrom" | "excerpted" | "excerptFreedTokens"> & {
+		excerpted?: number;
+		excerptFreedTokens?: number;
+	},
+): BoundaryInput {
+	return {
+		...parts,
+		excerpted: parts.excerpted ?? 0,
+		excerptFreedTokens: parts.excerptFreedTokens ?? 0,
+		pendingFrom: pendingEditFrom(parts.snap, parts.options),
+	};
+}
+
+/**
+ * Estimated tokens the decisions pending since the last commit add to the window when it lands (an
+ * expand adds, a fold takes away), the excerpts of this boundary left out (the occupancy has them).
+ */
+export function pendingGrowthOf(input: Pick<BoundaryInput, "scaled" | "excerptFreedTokens">): number {
+	return windowTokens(input.scaled).total - shownTokens(input.scaled) + input.excerptFreedTokens;
 }

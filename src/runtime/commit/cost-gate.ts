@@ -84,9 +84,9 @@ export function keepRawUnit(
  * their first edit at the latest, and the window grows by what they restore (the state's window
  * against the one in force).
  */
-function pendingChange(snap: Snapshot, tokens: WindowTokens, from: number | null) {
+function pendingChange(from: number | null, growth: number) {
 	if (from === null) return {};
-	return { pendingFrom: from, pendingGrowth: tokens.total - shownTokens(snap) };
+	return { pendingFrom: from, pendingGrowth: growth };
 }
 
 /** Whether the provider's cache has expired since the last request. */
@@ -103,13 +103,26 @@ function saverFor(economy: Economy, horizon: number): (p: Proposal) => number {
 	return (p) => p.freedTokens * economy.calibration * read * horizon;
 }
 
-/** Dollars of a proposal's model-written brief request (the summarizer's model when the host knows it, else the session model's). */
-function briefPrice(host: Host, options: ResolvedOptions, economy: Economy): (p: Proposal) => number {
+/**
+ * Dollars of a proposal's model-written brief request (the summarizer's model when the host knows it,
+ * else the session model's). The request reads the span as the window will show it: the tool batches
+ * of this commit inside it (`tools`) as their placeholders, not as the tokens they free.
+ */
+function briefPrice(
+	host: Host,
+	options: ResolvedOptions,
+	economy: Economy,
+	tools: readonly Proposal[],
+): (p: Proposal) => number {
 	if (options.summarizer === "deterministic" || options.summarizer === "custom") return () => 0;
 	const prices = pricesFor(host.briefModel?.()?.cost ?? host.model()?.cost, undefined);
 	return (p) => {
 		if (p.rung === "tools") return 0;
-		const input = Math.min(p.freedTokens * economy.calibration, SUMMARY_INPUT_MAX_CHARS / BRIEF_CHARS_PER_TOKEN);
+		const nested = tools
+			.filter((t) => p.start <= t.start && t.end <= p.end && !(t.start === p.start && t.end === p.end))
+			.reduce((sum, t) => sum + t.freedTokens, 0);
+		const shown = Math.max(0, p.freedTokens - nested);
+		const input = Math.min(shown * economy.calibration, SUMMARY_INPUT_MAX_CHARS / BRIEF_CHARS_PER_TOKEN);
 		return briefRequestCost(prices, input, SUMMARY_MAX_OUTPUT_TOKENS);
 	};
 }
@@ -138,6 +151,8 @@ export function costGate(input: {
 	readonly expandPending: boolean;
 	/** The first entry the pending decisions change (their edits land with any commit), or null. */
 	readonly pendingFrom?: number | null;
+	/** Estimated tokens those decisions add to the window when they land (negative: they fold). */
+	readonly pendingGrowth?: number;
 	readonly paused: boolean;
 }): CostGate {
 	const { snap, options, meter } = input;
@@ -158,15 +173,16 @@ export function costGate(input: {
 		overhead,
 		prices: pricesFor(input.host.model()?.cost, options.prices),
 		prefixTokens: (start) => (input.occupancy.systemTokens ?? 0) + tokens.range(0, start),
-		...pendingChange(snap, tokens, input.pendingFrom ?? null),
+		...pendingChange(input.pendingFrom ?? null, input.pendingGrowth ?? tokens.total - shownTokens(snap)),
 	};
 	const horizon = Math.max(1, (snap.budget.budgetTokens - window) / Math.max(1, economy.growthTokens));
-	const price = briefPrice(input.host, options, economy);
+	const tools = toolProposals(ladder);
+	const price = briefPrice(input.host, options, economy, tools);
 	const saving = saverFor(economy, horizon);
 	const briefCost = briefPricer(price, saving);
-	const tools = toolProposals(ladder);
 	const chapters = chapterProposals(ladder);
-	const consolidations = consolidationProposals(ladder);
+	// Spans sit side by side: consolidating every equal pair keeps about log2 of them in the window.
+	const consolidations = consolidationProposals(ladder, true);
 	const occupancy = input.occupancy.tokens / snap.budget.budgetTokens;
 	// A span takes the tool batches of its run with it (they nest inside).
 	const spans = spanProposals(deep, tokens, occupancy, [...chapters, ...consolidations], kept);

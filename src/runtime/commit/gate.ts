@@ -10,10 +10,12 @@ import {
 	chapterProposals,
 	consolidationProposals,
 	expandedOver,
+	expandedRefolds,
 	keptRawUnits,
 	ladderInput,
 	type MarkView,
 	markViews,
+	PLACEHOLDER_TOKENS_ESTIMATE,
 	PRESSURE_BACKSTOP_OCCUPANCY,
 	type Proposal,
 	peekedFolds,
@@ -22,11 +24,10 @@ import {
 	RESCUE_TRIGGER_SHARE,
 	rescueProposals,
 	type SchedulePlan,
-	shownTokens,
 	toolProposals,
 	windowTokens,
 } from "../../policy/index.ts";
-import { type BoundaryInput, expandSinceCommit } from "./boundary-input.ts";
+import { type BoundaryInput, expandSinceCommit, pendingGrowthOf } from "./boundary-input.ts";
 import { costGate } from "./cost-gate.ts";
 
 /** What a gate decided at one boundary. */
@@ -39,8 +40,10 @@ export interface GateResult {
 	readonly modelBrief: (proposal: Proposal) => boolean;
 	/** The cost policy's prediction of the commit's price; null for the spec's schedulers and rescues. */
 	readonly prediction: CommitPrediction | null;
-	/** Expanded folds a rescue over the budget takes back (named in the reason and the commit record). */
+	/** Expanded folds this commit takes back (named in the reason and the commit record). */
 	readonly retaken?: readonly string[];
+	/** Of those, the ones it refolds (the budget forced the commit): `refold` decisions the pipeline records. */
+	readonly refolds?: readonly string[];
 }
 
 /** The spec's immediate/epoch scheduler over the ladder's rungs, and the peek batches that ride its commit. */
@@ -89,6 +92,7 @@ export function gateOf(input: BoundaryInput): GateResult {
 		decisionsPending,
 		expandPending: decisionsPending && expandSinceCommit(input.scaled),
 		pendingFrom: input.pendingFrom,
+		pendingGrowth: pendingGrowthOf(input),
 		paused: input.paused,
 	});
 	return {
@@ -111,9 +115,10 @@ function landingRanges(g: GateResult): { start: number; end: number }[] {
  * another (the ordinary rungs found too little stale tool mass): the rescue's span folds (src/policy
  * rescue.ts), oldest first, join it around what it folds, down to RESCUE_TARGET_SHARE of the budget
  * (over the budget, with every mark still waiting). What the agent chose to see and still holds
- * (src/policy kept-raw.ts) stays raw; only over the budget, and only when nothing else makes the
- * room, does the rescue take it too, naming the expanded folds it takes back. Automatic folding
- * paused: no rescue.
+ * (src/policy kept-raw.ts) stays raw, except that here, the budget having forced the commit, the
+ * folds the agent expanded are refolded first, oldest first, before the rescue folds the work in
+ * hand; over the budget, when that is still not enough, the rescue takes the rest too. Every expanded
+ * fold taken back is named. Automatic folding paused: no rescue.
  */
 export function rescued(input: BoundaryInput, g: GateResult): GateResult {
 	if (input.paused) return g;
@@ -122,7 +127,7 @@ export function rescued(input: BoundaryInput, g: GateResult): GateResult {
 	const budget = snap.budget.budgetTokens;
 	// The occupancy is the next request itself (the boundary preview): the hard limit applies to it,
 	// with what the commit restores (an expand decided since the last commit) on top.
-	const restored = g.plan.commit ? windowTokens(snap).total - shownTokens(snap) : 0;
+	const restored = g.plan.commit ? pendingGrowthOf(input) : 0;
 	const next = occupancy.tokens + restored - (g.plan.commit ? g.plan.freedTokens : 0);
 	const over = next >= budget;
 	// A commit the budget forced that leaves the window this full commits again within a turn.
@@ -134,16 +139,22 @@ export function rescued(input: BoundaryInput, g: GateResult): GateResult {
 	// tail down to the unit in use anyway, and never repeats a pending mark's span, so only the mark can.
 	const marks = over ? g.marks.filter((m) => m.protectedBy === null && !g.plan.apply.includes(m.id)) : [];
 	const marked = marks.reduce((sum, m) => sum + m.freedTokens, 0);
-	const need = next - target - marked;
 	const tokens = windowTokens(snap);
+	// An old expand goes before the work in hand: refolded first, oldest first.
+	const refolds = expandedRefolds(snap, tokens, next - target - marked, PLACEHOLDER_TOKENS_ESTIMATE);
+	const refolded = refolds.reduce((sum, r) => sum + r.freed, 0);
+	const need = next - target - marked - refolded;
 	const kept = keptRawUnits(snap, input.options.toolName);
 	const alongside = landingRanges(g);
-	// Over the hard limit the rescue goes oldest first through everything stale, what the agent
-	// expanded included (an old expand goes before the work in hand), and names what it takes back.
-	const rescue = rescueProposals(snap, tokens, need, (unit) => !over && kept[unit.index] === true, alongside);
-	const retaken = over ? [...new Set(rescue.flatMap((r) => expandedOver(snap, r.start, r.end)))] : [];
-	if (rescue.length === 0 && marks.length === 0) return g;
-	const freed = rescue.reduce((sum, r) => sum + r.freedTokens, marked);
+	let rescue = need > 0 ? rescueProposals(snap, tokens, need, (unit) => kept[unit.index] === true, alongside) : [];
+	// Over the hard limit and still short: the rescue goes through everything stale, peeks included.
+	if (over && rescue.reduce((sum, r) => sum + r.freedTokens, 0) < need)
+		rescue = rescueProposals(snap, tokens, need, () => false, alongside);
+	const refoldIds = refolds.map((r) => r.id);
+	const inside = rescue.flatMap((r) => expandedOver(snap, r.start, r.end)).filter((id) => !refoldIds.includes(id));
+	const retaken = [...new Set([...refoldIds, ...inside])];
+	if (rescue.length === 0 && marks.length === 0 && refolds.length === 0) return g;
+	const freed = rescue.reduce((sum, r) => sum + r.freedTokens, marked + refolded);
 	const spans = `${rescue.length} span${rescue.length === 1 ? "" : "s"}`;
 	const waiting = marks.length > 0 ? ` and ${marks.length} waiting mark${marks.length === 1 ? "" : "s"}` : "";
 	const why = over
@@ -165,10 +176,21 @@ export function rescued(input: BoundaryInput, g: GateResult): GateResult {
 		freedTokens: freed,
 	};
 	// The gate's own folds land first and nest inside the rescue's spans.
-	return { ...g, plan, proposals: [...g.proposals, ...rescue], prediction: null, retaken };
+	return { ...g, plan, proposals: [...g.proposals, ...rescue], prediction: null, retaken, refolds: refoldIds };
 }
 
-/** Step 2: the gate of the boundary, then the rescue. */
+/** A commit this boundary must make because it shows oversized results as excerpts (their edits land now). */
+function withExcerpts(input: BoundaryInput, g: GateResult): GateResult {
+	if (input.excerpted === 0) return g;
+	const n = input.excerpted;
+	const why = `${n} result${n === 1 ? "" : "s"} too large for the window shown as ${n === 1 ? "an excerpt" : "excerpts"}`;
+	const plan = g.plan.commit
+		? { ...g.plan, reason: `${why}; ${g.plan.reason}`, force: g.plan.force ?? ("oversize" as const) }
+		: { ...g.plan, commit: true, reason: why, force: "oversize" as const, apply: [], ladder: [], freedTokens: 0 };
+	return { ...g, plan, proposals: g.plan.commit ? g.proposals : [] };
+}
+
+/** Step 2: the gate of the boundary, then the excerpts' commit, then the rescue. */
 export function gate(input: BoundaryInput): GateResult {
-	return rescued(input, gateOf(input));
+	return rescued(input, withExcerpts(input, gateOf(input)));
 }

@@ -10,6 +10,7 @@ export {
 } from "./boundary-input.ts";
 export { KEEP_RAW_MAX_BUDGET_SHARE } from "./cost-gate.ts";
 export { briefContent, type CommitBody, type EditPlan, planEdits } from "./edit-plan.ts";
+export { EXCERPT_CAP_BYTES, type Excerpts, excerptOversized } from "./excerpts.ts";
 export { type GateResult, gate } from "./gate.ts";
 export { COMMIT_REASON_MAX_CHARS, type CommitDeps, type CommitOutcome, runCommit } from "./pipeline.ts";
 export { compactedMarks } from "./placement.ts";

@@ -8,7 +8,7 @@
 // runtime appends the records.
 
 import { deterministicBrief } from "../../briefs/index.ts";
-import { type FoldKind, type FoldRecord, foldId, foldSource, Lattice, readsField } from "../../lattice/index.ts";
+import { type BriefedKind, type FoldRecord, foldId, foldSource, Lattice, readsField } from "../../lattice/index.ts";
 import { buildSnapshot, type FoldScheduling, type Proposal, type Snapshot, spanProblem } from "../../policy/index.ts";
 import type { PlaceholderNames } from "../../projection/index.ts";
 import type { DecisionBody } from "../../state/index.ts";
@@ -17,7 +17,7 @@ import { withNestedListing } from "../nested-listing.ts";
 import type { Host, SourceStore } from "../ports.ts";
 import { shownSpan } from "./brief-input.ts";
 
-const KIND_OF_RUNG: Record<Proposal["rung"], FoldKind> = {
+const KIND_OF_RUNG: Record<Proposal["rung"], BriefedKind> = {
 	tools: "tools",
 	chapter: "chapter",
 	consolidation: "consolidation",
@@ -30,7 +30,7 @@ async function ladderRecord(
 	host: Host,
 	store: SourceStore,
 	leaves: readonly TranscriptEntry[],
-	kind: FoldKind,
+	kind: BriefedKind,
 	shown: (() => readonly TranscriptEntry[]) | null,
 ): Promise<FoldRecord> {
 	const { sha256, bytes } = await store.put(foldSource(leaves));

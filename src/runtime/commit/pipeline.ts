@@ -86,6 +86,8 @@ function gated(input: BoundaryInput, deps: CommitDeps): Gated {
 
 async function recorded(step: Gated, deps: CommitDeps): Promise<Recorded> {
 	const { input, gate: g } = step;
+	// What the budget takes back of the agent's expands is refolded first (named in the reason).
+	for (const foldId of g.refolds ?? []) deps.decide({ kind: "refold", actor: "ladder", foldId });
 	const ladder = await ladderDecisions(
 		input.host,
 		deps.store,

@@ -47,6 +47,7 @@ export const FORCE_WORDS: Record<NonNullable<CommitBody["force"]>, string> = {
 	expand: "forced: an expand shows at the next request",
 	"cold cache": "forced: the provider's cache had expired, so the rewrite cost nothing extra",
 	rescue: "forced: nothing smaller would fit the window",
+	oversize: "forced: a result too large for the window is shown as an excerpt",
 };
 
 /**

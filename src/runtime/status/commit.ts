@@ -30,6 +30,7 @@ const KIND_WORDS: Record<FoldKind, [string, string]> = {
 	chapter: ["chapter", "chapters"],
 	span: ["span", "spans"],
 	consolidation: ["group of folds", "groups of folds"],
+	result: ["oversized result", "oversized results"],
 };
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");

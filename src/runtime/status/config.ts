@@ -77,8 +77,7 @@ export function renderConfig(settled: SettledOptions, display: (path: string) =>
 	const lines = ["pi-fold settings (code beats the project file, which beats the global file):"];
 	const values = resolved as unknown as Record<string, unknown>;
 	for (const key of Object.keys(sources)) {
-		const isMcpDefault = key === "isMcpTool" && sources[key] === "default";
-		const value = isMcpDefault ? "no tool is an MCP tool" : valueText(key, values[key]);
+		const value = valueText(key, values[key]);
 		lines.push(...hanging(`  ${key.padEnd(29)} ${SOURCE_LABEL[sources[key] as OptionSource].padEnd(13)} `, value));
 	}
 	lines.push("Settings files:");

@@ -26,6 +26,8 @@ function input(occupancy: number): BoundaryInput {
 		hint: "agent",
 		at: "end of a turn",
 		pendingFrom: null,
+		excerpted: 0,
+		excerptFreedTokens: 0,
 	} as unknown as BoundaryInput;
 }
 

@@ -1,0 +1,74 @@
+// Results too large for the window: at the end of the turn that produced them, before any request
+// carries them, the results of the newest tool batch that cannot fit (not even after every other
+// stale unit is folded) are picked, largest first, to be shown as bounded excerpts, until the next
+// request would sit at QUIET_OCCUPANCY of the budget with everything else folded, or none is left
+// that an excerpt would shrink. Each stays a tool result answering its call (pairing is kept); its
+// exact original is a fold's verified source (peek, search, expand read it). Only a unit that cannot
+// fit even so reaches the fence. Pure over the snapshot and the window's tokens.
+
+import type { TranscriptEntry } from "../transcript/index.ts";
+import { QUIET_OCCUPANCY } from "./constants.ts";
+import type { WindowTokens } from "./ladder-input.ts";
+import { rescueProposals } from "./rescue.ts";
+import type { Snapshot } from "./snapshot.ts";
+
+/** Estimated tokens an excerpt's placeholder occupies: a 1,200-character brief and its header and handles. */
+export const EXCERPT_TOKENS_ESTIMATE = 400;
+
+/**
+ * A result is worth an excerpt only when it holds at least this many estimated tokens (two excerpts'
+ * worth: it frees at least as much as the excerpt takes). A batch of many mid-sized results that
+ * together do not fit is excerpted too; only results smaller than this reach the fence.
+ */
+export const EXCERPT_MIN_TOKENS = 2 * EXCERPT_TOKENS_ESTIMATE;
+
+/** One result of the newest batch to show as an excerpt. */
+export interface OversizedResult {
+	/** Transcript index of the result entry. */
+	readonly index: number;
+	readonly entry: TranscriptEntry;
+	/** The call entry it answers (the batch's assistant message). */
+	readonly call: TranscriptEntry;
+	/** Estimated tokens it holds now. */
+	readonly tokens: number;
+}
+
+/** What the newest batch asks for: the results to excerpt, and the tokens that frees (estimated). */
+export interface OversizePlan {
+	readonly results: readonly OversizedResult[];
+	readonly freedTokens: number;
+}
+
+const NONE: OversizePlan = { results: [], freedTokens: 0 };
+
+/**
+ * The results of the newest unit (a completed tool batch that no fold covers yet) to excerpt so the
+ * next request (`nextTokens`, estimated, system prompt included) fits the budget with everything
+ * else stale folded; none when it fits as it is.
+ */
+export function oversizedResults(snap: Snapshot, tokens: WindowTokens, nextTokens: number): OversizePlan {
+	const unit = snap.units.at(-1);
+	if (unit?.kind !== "toolBatch" || !unit.complete || unit.end - unit.start < 2) return NONE;
+	if (snap.lattice.innermostAt(unit.start) || snap.lattice.innermostAt(unit.end - 1)) return NONE;
+	const budget = snap.budget.budgetTokens;
+	const reclaimable = rescueProposals(snap, tokens).reduce((sum, p) => sum + p.freedTokens, 0);
+	let after = nextTokens - reclaimable;
+	if (after <= budget) return NONE;
+	const call = snap.view.transcript[unit.start] as TranscriptEntry;
+	const results: OversizedResult[] = [];
+	for (let i = unit.start + 1; i < unit.end; i++) {
+		const entry = snap.view.transcript[i] as TranscriptEntry;
+		results.push({ index: i, entry, call, tokens: tokens.range(i, i + 1) });
+	}
+	results.sort((a, b) => b.tokens - a.tokens || a.index - b.index);
+	const chosen: OversizedResult[] = [];
+	let freed = 0;
+	for (const r of results) {
+		if (after <= QUIET_OCCUPANCY * budget || r.tokens < EXCERPT_MIN_TOKENS) break;
+		const saves = r.tokens - EXCERPT_TOKENS_ESTIMATE;
+		chosen.push(r);
+		freed += saves;
+		after -= saves;
+	}
+	return chosen.length > 0 ? { results: chosen.sort((a, b) => a.index - b.index), freedTokens: freed } : NONE;
+}

@@ -1,0 +1,52 @@
+// Results too large for the window (src/policy/oversize.ts): the newest batch's results are picked
+// for excerpts, largest first, only when the next request cannot fit even with every other stale
+// unit folded, and only as many as bring it to 80% of the budget; a batch that fits is left alone.
+
+import { describe, expect, it } from "vitest";
+import { EXCERPT_MIN_TOKENS, oversizedResults, windowTokens } from "../../src/policy/index.ts";
+import type { TranscriptEntry } from "../../src/transcript/index.ts";
+import { toolResult, toolUse, user } from "../helpers/entries.ts";
+import { snapshotOf } from "../helpers/snapshot.ts";
+
+/** A prompt, then one batch of parallel reads whose results hold `chars` characters each. */
+function batch(chars: number[]): TranscriptEntry[] {
+	const calls = chars.map((_, i) => ({ id: `c${i}`, name: "read", args: { path: `big${i}.ts` } }));
+	return [
+		user("u0", "read the three files"),
+		toolUse("a0", calls),
+		...chars.map((n, i) =>
+			toolResult(`r${i}`, `c${i}`, "read", `// big${i}.ts\n${"const value = 1;\n".repeat(Math.ceil(n / 17))}`),
+		),
+	];
+}
+
+describe("results too large for the window", () => {
+	it("leaves a batch alone when the next request fits the budget", () => {
+		const snap = snapshotOf(batch([40_000, 40_000]));
+		const tokens = windowTokens(snap);
+		expect(oversizedResults(snap, tokens, tokens.total).results).toEqual([]);
+	});
+
+	it("excerpts the largest results first until the next request sits at 80% of the budget", () => {
+		const snap = snapshotOf(batch([300_000, 500_000, 200_000]));
+		const tokens = windowTokens(snap);
+		const budget = snap.budget.budgetTokens;
+		expect(tokens.total).toBeGreaterThan(budget);
+		const plan = oversizedResults(snap, tokens, tokens.total);
+		// The largest goes first; as many as it takes to come down to 80% of the budget, no more.
+		const picked = plan.results.map((r) => r.entry.id);
+		expect(picked[0]).not.toBe("r2");
+		expect(picked).toContain("r1");
+		expect(tokens.total - plan.freedTokens).toBeLessThanOrEqual(0.8 * budget);
+		// No more than needed: without the last one picked it would not fit at 80%.
+		const last = plan.results.at(-1);
+		expect(tokens.total - plan.freedTokens + (last?.tokens ?? 0)).toBeGreaterThan(0.8 * budget);
+	});
+
+	it("never picks a result too small for an excerpt to shrink", () => {
+		const snap = snapshotOf(batch([2_000_000, 1_000]));
+		const plan = oversizedResults(snap, windowTokens(snap), windowTokens(snap).total);
+		expect(plan.results.map((r) => r.entry.id)).toEqual(["r0"]);
+		expect(plan.results.every((r) => r.tokens >= EXCERPT_MIN_TOKENS)).toBe(true);
+	});
+});
