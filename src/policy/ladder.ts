@@ -202,15 +202,13 @@ function mergePairs(runs: readonly Visible[][], want: number): [Visible, Visible
  * adjacent visible folds of equal rank (no raw entry between them) as bring the count back under
  * it; at CONSOLIDATE_OCCUPANCY, every such pair. Pairs are chosen as a binary counter carries
  * (mergePairs), so the fold tree's depth stays logarithmic in the number of folds; where no equal
- * pair exists the count stays over the limit until new folds make one. `eager` (cost scheduling):
- * every such pair whatever the count, so spans side by side keep about log2 of their number of
- * briefs in the window, as a binary counter keeps its set bits.
+ * pair exists the count stays over the limit until new folds make one.
  */
-export function consolidationProposals(input: LadderInput, eager = false): Proposal[] {
+export function consolidationProposals(input: LadderInput): Proposal[] {
 	const visible = input.lattice.visible(input.expanded);
 	const count = visible.filter((v) => v.type === "fold").length;
 	const overCount = count > MAX_VISIBLE_FOLDS;
-	const pressure = input.occupancy >= CONSOLIDATE_OCCUPANCY || eager;
+	const pressure = input.occupancy >= CONSOLIDATE_OCCUPANCY;
 	if (!overCount && !pressure) return [];
 	const needed = Math.max(0, count - MAX_VISIBLE_FOLDS);
 	return mergePairs(consolidationRuns(input, visible), pressure ? Number.POSITIVE_INFINITY : needed)

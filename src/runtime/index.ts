@@ -1,6 +1,6 @@
 // Runtime layer: the per-session folding controller with no host of its own (it imports nothing
 // from Pi): decisions, the boundary commit (commit/), the fence's measurement, compaction decisions,
-// the context tool's actions, status, telemetry, receipts, evidence ingestion and the
+// the context tool's actions, status, telemetry, receipts, excerpts of oversized results and the
 // suggestion registry. A host adapter (src/pi) or the simulator (src/simulate) supplies a `Host`.
 
 export type { ActionInput, ActionResult, ToolArgs } from "./actions/index.ts";

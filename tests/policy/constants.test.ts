@@ -16,6 +16,8 @@ import {
 	COMMIT_TARGET_SHARE,
 	CONSOLIDATE_MIN_FOLDS,
 	CONSOLIDATE_OCCUPANCY,
+	EXCERPT_MIN_TOKENS,
+	EXCERPT_TOKENS_ESTIMATE,
 	MAX_VISIBLE_FOLDS,
 	type MarkView,
 	MESSAGE_OVERHEAD_TOKENS,
@@ -26,11 +28,13 @@ import {
 	QUIET_OCCUPANCY,
 	RESCUE_TARGET_SHARE,
 	RESCUE_TRIGGER_SHARE,
+	SHOWN_READ_TURNS,
 	SPAN_MIN_OCCUPANCY,
 	servingBudget,
 	TAIL_IMMEDIATE_MESSAGES,
 } from "../../src/policy/index.ts";
 import { KEEP_RAW_MAX_BUDGET_SHARE } from "../../src/runtime/commit/cost-gate.ts";
+import { EXCERPT_CAP_BYTES } from "../../src/runtime/commit/excerpts.ts";
 import { RECEIPT_MAX_CHARS, receiptText } from "../../src/runtime/index.ts";
 import { FRESH_TAIL_MAX_BUDGET_SHARE, FRESH_TAIL_MIN_UNITS, FRESH_TAIL_UNITS } from "../../src/transcript/index.ts";
 
@@ -61,6 +65,10 @@ describe("the named constants", () => {
 			SPAN_MIN_OCCUPANCY,
 			KEEP_RAW_MAX_BUDGET_SHARE,
 			DEFAULT_KEEP_RAW_TOKENS,
+			SHOWN_READ_TURNS,
+			EXCERPT_TOKENS_ESTIMATE,
+			EXCERPT_MIN_TOKENS,
+			EXCERPT_CAP_BYTES,
 		}).toEqual({
 			QUIET_OCCUPANCY: 0.8,
 			CONSOLIDATE_OCCUPANCY: 0.85,
@@ -86,6 +94,10 @@ describe("the named constants", () => {
 			SPAN_MIN_OCCUPANCY: 0.5,
 			KEEP_RAW_MAX_BUDGET_SHARE: 0.25,
 			DEFAULT_KEEP_RAW_TOKENS: 10_000,
+			SHOWN_READ_TURNS: 4,
+			EXCERPT_TOKENS_ESTIMATE: 400,
+			EXCERPT_MIN_TOKENS: 800,
+			EXCERPT_CAP_BYTES: 512 * 1024 * 1024,
 		});
 	});
 });

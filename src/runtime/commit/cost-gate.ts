@@ -181,8 +181,8 @@ export function costGate(input: {
 	const saving = saverFor(economy, horizon);
 	const briefCost = briefPricer(price, saving);
 	const chapters = chapterProposals(ladder);
-	// Spans sit side by side: consolidating every equal pair keeps about log2 of them in the window.
-	const consolidations = consolidationProposals(ladder, true);
+	// Consolidation as under every mode: past ten visible folds, or every equal pair from 85% (a binary counter).
+	const consolidations = consolidationProposals(ladder);
 	const occupancy = input.occupancy.tokens / snap.budget.budgetTokens;
 	// A span takes the tool batches of its run with it (they nest inside).
 	const spans = spanProposals(deep, tokens, occupancy, [...chapters, ...consolidations], kept);

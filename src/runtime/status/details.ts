@@ -2,7 +2,7 @@
 // parts, how folds are scheduled and what the scheduler last decided, marks waiting for a commit,
 // what the window observer saw of each request (appended, rewritten by a commit, rewritten without
 // one, cache misses at the provider), native compaction, requests pi-fold stopped, model-written
-// briefs, evidence files, protections and refusals. Pure over the status model.
+// briefs, excerpts of oversized results, protections and refusals. Pure over the status model.
 
 import { plural } from "../actions/shared.ts";
 import type { CommandNames } from "./context-views.ts";
@@ -87,7 +87,9 @@ function eventLines(m: StatusModel): string[] {
 			`Briefs written by a model: ${u.calls} (${u.fallbacks} fell back to the built-in brief) · ${fmt(u.input)} tokens in, ${fmt(u.output)} out`,
 		);
 	if (m.evidenceIngestion && (t.evidence.written > 0 || t.evidence.refused > 0))
-		lines.push(`Large tool results saved as evidence files: ${t.evidence.written} (${t.evidence.refused} refused)`);
+		lines.push(
+			`Tool results too large for the window shown as excerpts: ${t.evidence.written} (${t.evidence.refused} left whole at the 512 MiB cap)`,
+		);
 	return lines;
 }
 

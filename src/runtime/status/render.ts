@@ -157,7 +157,9 @@ export function renderStatus(
 	const { snap, telemetry: t } = m;
 	const lines = [...headline(m)];
 	if (m.evidenceIngestion && (t.evidence.written > 0 || t.evidence.refused > 0))
-		lines.push(`Evidence artifacts written this session: ${t.evidence.written} (refused ${t.evidence.refused})`);
+		lines.push(
+			`Tool results shown as excerpts this session: ${t.evidence.written} (${t.evidence.refused} left whole at the cap)`,
+		);
 	lines.push(...protectionLines(snap));
 	if (snap.unplaced.length > 0)
 		lines.push(`Not placeable on this branch: ${snap.unplaced.map((u) => `${u.id} (${u.reason})`).join("; ")}`);
