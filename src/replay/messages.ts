@@ -62,9 +62,14 @@ function messageOf(e: FileEntry, skip: Set<string>): TranscriptMessage | undefin
 	return undefined;
 }
 
-/** Milliseconds since the epoch of an entry (its message's timestamp, else the entry's). */
+/**
+ * Milliseconds since the epoch of an entry: its message's timestamp, else the entry's. A message
+ * timestamp of 0 or less is no time (replies a faux or test provider made carry 0): taking it would
+ * put the epoch between two requests, and every replayed request would find the cache expired.
+ */
 function timeOf(e: FileEntry): number | undefined {
-	if (e.type === "message" && typeof e.message.timestamp === "number") return e.message.timestamp;
+	if (e.type === "message" && typeof e.message.timestamp === "number" && e.message.timestamp > 0)
+		return e.message.timestamp;
 	const t = e.timestamp ? Date.parse(e.timestamp) : Number.NaN;
 	return Number.isFinite(t) ? t : undefined;
 }

@@ -94,6 +94,29 @@ describe("replaying a session where Pi's native compaction ran", () => {
 		expect(f.peak).toBeLessThanOrEqual(result.budget);
 	});
 
+	it("keeps the cache warm as the session did when its replies carry timestamp 0 (the benchmark's model writes 0)", async () => {
+		const zeroed = readFileSync(compacted, "utf8")
+			.split("\n")
+			.map((t) => {
+				if (!t.includes('"role":"assistant"')) return t;
+				const e = JSON.parse(t) as { message: { timestamp: number } };
+				e.message.timestamp = 0;
+				return JSON.stringify(e);
+			})
+			.join("\n");
+		const again = await replaySession(parseSessionFile(zeroed), {
+			window: WINDOW,
+			maxOutput: 4096,
+			options: { readOnlyTools: new Set(["probe"]) },
+		});
+		const warm = (r: ReplayResult) => r.pifold.requests.filter((q) => q.cacheRead > 0).length;
+		// Seconds apart, as recorded: every request but the first and those right after a commit reads from cache.
+		expect(warm(result)).toBeGreaterThanOrEqual(result.pifold.requests.length - 1 - result.pifold.commits);
+		expect(warm(again)).toBe(warm(result));
+		const read = (r: ReplayResult) => r.pifold.requests.reduce((sum, q) => sum + q.cacheRead, 0);
+		expect(read(again)).toBeGreaterThan(0.95 * read(result));
+	});
+
 	it("estimates the session as it ran close to what it recorded (the faux provider counts as the simulator does)", () => {
 		expect(result.calibration).toBeGreaterThan(0.9);
 		expect(result.calibration).toBeLessThan(1.1);
