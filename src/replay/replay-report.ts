@@ -26,6 +26,13 @@ function pricesLine(r: ReplayResult): string {
 	return `Prices per million tokens (${r.pricesFrom}): input $${p.input}, output $${p.output}, cache read $${p.cacheRead}, cache write $${p.cacheWrite}${recorded}`;
 }
 
+/** pi-fold's brief requests, as the summary row shows them. */
+function briefsCell(r: ReplayResult): string {
+	const b = r.pifold.briefs;
+	if (b.calls === 0) return "none (built-in briefs)";
+	return `${b.calls} brief${b.calls === 1 ? "" : "s"} (${usd(b.cost)}, no cache)`;
+}
+
 /** The side-by-side text. `source` names the file; `chartPath` where the chart went, if written. */
 export function renderReplay(r: ReplayResult, source: string, chartPath?: string): string {
 	const n = r.native;
@@ -34,7 +41,12 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		`pi-fold replay of ${source} (session ${r.sessionId}, file version ${r.version})`,
 		`Model: ${r.model ?? "not named in the file"} · window ${int(r.window)} tokens · pi-fold's limit ${int(r.budget)}`,
 		pricesLine(r),
-		`Replayed ${int(r.messages)} messages of the active branch offline: no model calls (pi-fold's briefs are its built-in ones)`,
+		`Replayed ${int(r.messages)} messages of the active branch offline: no model calls (a brief the session model would write is priced at the session's prices, its whole request uncached; its text is the built-in brief)`,
+		...(r.ranPiFold
+			? [
+					"This session already ran pi-fold: its own folds are left out, and the replay folds its messages afresh; the recorded column is pi-fold's as it ran.",
+				]
+			: []),
 		"",
 		row("", "in the session (recorded)", "with pi-fold (estimated)"),
 		row("Requests", int(n.requests.calls), int(f.requests.length)),
@@ -43,7 +55,12 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		row("  not cached", int(n.requests.input + n.requests.cacheWrite), int(f.fresh)),
 		row("Output tokens", int(n.requests.output), `${int(f.output)} (the same replies)`),
 		row("Cost of the requests", usd(r.recordedCost.dollars), usd(f.cost)),
-		row("Summary requests", `${n.summaries.calls} (${usd(r.recordedCost.summaries)})`, "none (briefs are built in)"),
+		row("Summary requests", `${n.summaries.calls} (${usd(r.recordedCost.summaries)})`, briefsCell(r)),
+		row(
+			"Total cost",
+			usd(r.recordedCost.dollars + r.recordedCost.summaries),
+			usd(r.pifold.cost + r.pifold.briefs.cost),
+		),
 		row("Peak request", int(n.peak), int(f.peak)),
 		row(
 			"Compactions / folds",
@@ -64,6 +81,12 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		lines.push(
 			`Other usage in the file (cache warming and the like): ${n.other.calls} records, ${usd(n.other.cost)}; not replayed.`,
 		);
+	if (f.overflows.length > 0) {
+		const which = f.overflows.slice(0, 5).join(", ") + (f.overflows.length > 5 ? ", …" : "");
+		lines.push(
+			`Over the window: ${f.overflows.length} of pi-fold's requests (replies ${which}) are estimated above the ${int(r.window)}-token window; a live session would have overflowed there and Pi's compaction would have run, which this replay does not model. Their cost is counted as if sent.`,
+		);
+	}
 	if (f.stopped) lines.push(`Stopped early: ${f.stopped}.`);
 	for (const p of f.problems.slice(0, 5)) lines.push(`Note: ${p}`);
 	if (chartPath) lines.push(`Chart: ${chartPath}`);

@@ -1,7 +1,10 @@
 // Replays a recorded Pi session through pi-fold's policy, offline and with no model calls: the
 // branch's messages driven through a FoldRuntime over a simulated session (src/simulate `drive`,
-// an in-memory fold store, deterministic briefs), each request billed by a positional prefix cache
-// with the session's own idle times. The simulator counts characters / 4; to put its estimates in
+// an in-memory fold store), each request billed by a positional prefix cache with the session's own
+// idle times. The briefs the options would have the model write are priced as that model would bill
+// them (their whole request fresh, no cache, at the session's prices), their text the built-in
+// brief (replay-briefs.ts). A pi-fold request the estimate puts over the window is reported as an
+// overflow, never priced silently. The simulator counts characters / 4; to put its estimates in
 // the session's own tokens, the session is also simulated as it ran (compactions and all) and every
 // estimate scaled by the file's recorded prompt tokens over that simulation's (the calibration),
 // whose bill at the same prices is reported beside the recorded one as the estimator's check.
@@ -13,6 +16,7 @@ import { drive, MemoryStore, PrefixCache, type SimRequest, SimSession } from "..
 import type { TranscriptMessage } from "../transcript/index.ts";
 import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
 import { impliedPrices, type NativeFigures, nativeFigures, type Prices, type promptOf } from "./recorded-session.ts";
+import { type BriefBill, BriefMeter } from "./replay-briefs.ts";
 import type { SessionFile } from "./session-file.ts";
 
 /** Output tokens reserved per request when the caller does not say (Pi's default reserve). */
@@ -60,6 +64,10 @@ export interface PiFoldFigures {
 	/** Entries inside a fold (their exact bytes in the fold store, SHA-256 addressed). */
 	readonly foldedEntries: number;
 	readonly foldedBytes: number;
+	/** The briefs the options would have the model write: their requests and what they cost. */
+	readonly briefs: BriefBill;
+	/** Replies (1-based) whose request the estimate puts over the model's window: a live session would have overflowed. */
+	readonly overflows: readonly number[];
 	/** Why the replay stopped early (pi-fold's fence), or null. */
 	readonly stopped: string | null;
 	readonly problems: readonly string[];
@@ -69,6 +77,8 @@ export interface ReplayResult {
 	readonly sessionId: string;
 	readonly version: number;
 	readonly model: string | undefined;
+	/** pi-fold ran in the session as recorded (its decision records are on the branch). */
+	readonly ranPiFold: boolean;
 	readonly window: number;
 	readonly budget: number;
 	readonly prices: Prices;
@@ -167,19 +177,21 @@ function calibrate(file: SessionFile, native: NativeFigures, model: SimModel, tt
 /** The branch's messages driven through a FoldRuntime over a simulated session (no model calls). */
 async function runPiFold(file: SessionFile, options: ReplayOptions, model: SimModel, ttl: number) {
 	const messages = replayMessages(file.branch, file.entries);
-	const runtime = new FoldRuntime(
-		resolveOptions({
-			...options.options,
-			...(options.scheduling ? { foldScheduling: options.scheduling } : {}),
-			// No model calls: briefs are pi-fold's deterministic ones.
-			summarizer: "deterministic",
-			summarizeContextSpan: undefined,
-		}),
-		() => new MemoryStore(),
-	);
-	const session = new SimSession({ model, systemPrompt: systemPromptOf(file.branch) });
+	const resolved = resolveOptions({
+		...options.options,
+		...(options.scheduling ? { foldScheduling: options.scheduling } : {}),
+		summarizeContextSpan: undefined,
+	});
+	const runtime = new FoldRuntime(resolved, () => new MemoryStore());
+	// No model calls: a brief the model would write is metered, and its text is the built-in brief.
+	const briefs = new BriefMeter();
+	const session = new SimSession({
+		model,
+		systemPrompt: systemPromptOf(file.branch),
+		...(resolved.summarizer === "deterministic" ? {} : { writeBrief: briefs.writer() }),
+	});
 	const result = await drive(runtime, session, messages, { cacheTtlMs: ttl });
-	return { messages, runtime, session, result };
+	return { messages, runtime, session, result, briefs };
 }
 
 /** Replays `file` through pi-fold; see the module comment for what is estimated and how. */
@@ -201,11 +213,13 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 	const requests = estimated(run.result.requests, run.messages, calibration, prices, price.fresh);
 	const total = (pick: (r: EstimatedRequest) => number) => requests.reduce((n, r) => n + pick(r), 0);
 	const budget = model.contextWindow - model.maxTokens;
+	const overflows = requests.filter((r) => r.prompt > options.window).map((r) => r.reply);
 	const stopped = `pi-fold's fence would have stopped the session at reply ${requests.length + 1}: no lossless fold could bring that request under pi-fold's limit of ${budget.toLocaleString("en-US")} tokens`;
 	return {
 		sessionId: file.id,
 		version: file.version,
 		model: native.model,
+		ranPiFold: file.entries.some((e) => e.type === "custom" && e.customType.endsWith(":decision")),
 		window: options.window,
 		budget,
 		prices,
@@ -224,6 +238,8 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 			cost: total((r) => r.cost),
 			peak: requests.reduce((m, r) => Math.max(m, r.prompt), 0),
 			...foldFigures(run.runtime, run.session),
+			briefs: run.briefs.bill(calibration, prices),
+			overflows,
 			stopped: run.result.stopped ? stopped : null,
 			problems: [
 				...run.result.errors,

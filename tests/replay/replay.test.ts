@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseSessionFile, type ReplayResult, replaySession } from "../../src/replay/index.ts";
+import { parseSessionFile, type ReplayResult, renderReplay, replaySession } from "../../src/replay/index.ts";
 import { cli } from "../cli/run.ts";
 import { createHarness as createHostHarness, tempDir } from "../host/harness.ts";
 import { callProbes, callTool, cleanupTempDirs, createHarness, say } from "../pi/harness.ts";
@@ -134,6 +134,56 @@ describe("replaying a session where pi-fold ran", () => {
 		expect(result.native.compactions).toBe(0);
 		expect(result.pifold.agentFolds).toBe(1);
 		expect(result.pifold.requests).toHaveLength(result.native.requests.calls);
+		expect(result.ranPiFold).toBe(true);
+	});
+});
+
+describe("what the replay prices and reports", () => {
+	const replayed = (options: Partial<Parameters<typeof replaySession>[1]> = {}) =>
+		replaySession(parseSessionFile(readFileSync(compacted, "utf8")), {
+			window: WINDOW,
+			maxOutput: 4096,
+			prices: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+			...options,
+		});
+
+	it("prices the briefs the session model would write, uncached, and none when briefs are built in", async () => {
+		// Nothing here is read-only: only spans and chapters fold, and those get written briefs.
+		const written = await replayed();
+		expect(written.ranPiFold).toBe(false);
+		const b = written.pifold.briefs;
+		expect(b.calls).toBeGreaterThan(0);
+		expect(b.input).toBeGreaterThan(b.calls * 100);
+		expect(b.cost).toBeCloseTo((b.input * 3 + b.output * 15) / 1_000_000, 9);
+		const builtIn = await replayed({ options: { summarizer: "deterministic" } });
+		expect(builtIn.pifold.briefs).toMatchObject({ calls: 0, cost: 0 });
+	});
+
+	it("reports each request it estimates over the window as an overflow, never silently", async () => {
+		// A provider that bills three times the simulator's count (a calibration of about 3): requests the
+		// policy keeps inside its limit by its own count land over the window in the session's tokens.
+		const inflated = readFileSync(compacted, "utf8")
+			.split("\n")
+			.map((t) => {
+				if (!t.includes('"usage"')) return t;
+				const e = JSON.parse(t) as { message?: { usage?: Record<string, number> } };
+				const u = e.message?.usage;
+				if (u) for (const k of ["input", "cacheRead", "cacheWrite", "totalTokens"]) if (k in u) u[k] = (u[k] ?? 0) * 3;
+				return JSON.stringify(e);
+			})
+			.join("\n");
+		const tight = await replaySession(parseSessionFile(inflated), { window: WINDOW, maxOutput: 4096 });
+		expect(tight.calibration).toBeGreaterThan(2.5);
+		const over = tight.pifold.requests.filter((r) => r.prompt > WINDOW).map((r) => r.reply);
+		expect(over.length).toBeGreaterThan(0);
+		expect(tight.pifold.overflows).toEqual(over);
+		const text = renderReplay(tight, "s.jsonl");
+		expect(text).toContain(
+			`Over the window: ${over.length} of pi-fold's requests (replies ${over.slice(0, 5).join(", ")}`,
+		);
+		const roomy = await replayed();
+		expect(roomy.pifold.overflows).toEqual([]);
+		expect(renderReplay(roomy, "s.jsonl")).not.toContain("Over the window");
 	});
 });
 
@@ -171,6 +221,18 @@ describe("pi-fold replay (the command)", () => {
 		expect(folding.stdout).toMatch(/^Cost of the requests {5}\$\d+\.\d\d +\$\d+\.\d\d$/m);
 		expect(folding.stdout).toContain("the file records no cost, so its tokens are priced too");
 		expect(readFileSync(chart, "utf8")).toMatch(/^<svg /);
+		expect(folding.stdout).toContain(`Chart: ${chart}\n`);
+	});
+
+	it("writes the chart beside the session file by default and prints its full path", () => {
+		const dir = tempDir("pi-fold-replay-");
+		const copy = join(dir, "my-session.jsonl");
+		writeFileSync(copy, readFileSync(compacted, "utf8"));
+		const run = replay(copy, "--window", String(WINDOW));
+		expect(run.status).toBe(0);
+		const beside = join(dir, "my-session.replay.svg");
+		expect(readFileSync(beside, "utf8")).toMatch(/^<svg /);
+		expect(run.stdout).toContain(`Chart: ${beside}\n`);
 	});
 
 	it("names the line of bad input, and asks for the window", () => {

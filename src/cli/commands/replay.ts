@@ -5,7 +5,7 @@
 // bad usage exit 2. Does its own I/O (the session file, the settings file, stdout, the chart).
 
 import { readFileSync, writeFileSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../args/index.ts";
 import { renderLineChart } from "../../chart/index.ts";
 import { parseSettingsText } from "../../options/index.ts";
@@ -60,7 +60,11 @@ export const REPLAY_COMMAND = {
 			help: "pi-fold's foldScheduling (default: pi-fold's own default, or the --settings file's)",
 		},
 		settings: { kind: "string", value: "FILE", help: "replay with the options of a pi-fold.json settings file" },
-		chart: { kind: "string", value: "FILE", help: "where to write the chart (default ./<session>.replay.svg)" },
+		chart: {
+			kind: "string",
+			value: "FILE",
+			help: "where to write the chart (default <session>.replay.svg beside the session file)",
+		},
 		"no-chart": { kind: "boolean", help: "write no chart" },
 		json: { kind: "boolean", help: "print the replay as JSON instead of the table" },
 	},
@@ -126,7 +130,8 @@ export async function main(argv: string[]): Promise<number> {
 		...(prices ? { prices } : {}),
 		...(settings ? { options: settings } : {}),
 	});
-	const chart = flags["no-chart"] ? undefined : (flags.chart ?? `${basename(path).replace(/\.jsonl$/, "")}.replay.svg`);
+	const beside = join(dirname(path), `${basename(path).replace(/\.jsonl$/, "")}.replay.svg`);
+	const chart = flags["no-chart"] ? undefined : resolve(flags.chart ?? beside);
 	if (chart) writeFileSync(chart, renderLineChart(replayChart(result)));
 	process.stdout.write(flags.json ? `${JSON.stringify(result, null, "\t")}\n` : renderReplay(result, path, chart));
 	return 0;
