@@ -235,6 +235,35 @@ describe("pi-fold replay (the command)", () => {
 		expect(run.stdout).toContain(`Chart: ${beside}\n`);
 	});
 
+	it("replays every session file of a folder, one row each and the total, naming a file it cannot read", () => {
+		const dir = tempDir("pi-fold-replay-");
+		writeFileSync(join(dir, "a.jsonl"), readFileSync(compacted, "utf8"));
+		writeFileSync(join(dir, "b.jsonl"), readFileSync(folded, "utf8"));
+		writeFileSync(join(dir, "c.jsonl"), '{"version": 1}\n');
+		writeFileSync(join(dir, "notes.txt"), "not a session");
+		const run = replay(dir, "--window", String(WINDOW), "--prices", "3,15,0.3,3.75");
+		expect(run.status).toBe(0);
+		expect(run.stderr).toBe("");
+		const rows = run.stdout.split("\n").filter((l) => l.startsWith("| "));
+		expect(rows.map((r) => r.split(" | ")[0])).toEqual([
+			"| session file",
+			"| ---",
+			"| a.jsonl",
+			"| b.jsonl",
+			"| c.jsonl",
+			"| total (2 replayed)",
+		]);
+		expect(rows[3]).toContain("ran pi-fold");
+		expect(rows[4]).toMatch(/not replayed: line 1: not a Pi session file/);
+		// The total is the sum of the two rows, as each would replay alone.
+		const dollars = (row: string | undefined, column: number) => Number(row?.split(" | ")[column]?.replace("$", ""));
+		for (const column of [2, 3])
+			expect(dollars(rows[5], column)).toBeCloseTo(dollars(rows[2], column) + dollars(rows[3], column), 1);
+		expect(replay(tempDir("pi-fold-replay-"), "--window", "16000").stderr).toMatch(
+			/no session files \(\*\.jsonl\) in this folder/,
+		);
+	});
+
 	it("names the line of bad input, and asks for the window", () => {
 		const dir = tempDir("pi-fold-replay-");
 		const truncated = join(dir, "cut.jsonl");

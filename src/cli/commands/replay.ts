@@ -1,10 +1,10 @@
-// `pi-fold replay [options] FILE` (bundle build/cli-replay.js): what pi-fold would have done in a
+// `pi-fold replay [options] FILE|DIR` (bundle build/cli-replay.js): what pi-fold would have done in a
 // session you already ran. Reads the Pi session file (no Pi needed), replays it offline through
 // pi-fold's policy (src/replay, no model calls), prints the session as it ran beside the session
 // with pi-fold, and writes the chart. Bad input is one line naming the line of the file (exit 1);
 // bad usage exit 2. Does its own I/O (the session file, the settings file, stdout, the chart).
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../args/index.ts";
 import { renderLineChart } from "../../chart/index.ts";
@@ -19,15 +19,17 @@ import {
 	replaySession,
 	SessionFileError,
 } from "../../replay/index.ts";
+import { renderFolder, replayFolder } from "./replay-folder.ts";
 
 export const REPLAY_COMMAND = {
 	name: "replay",
-	operands: "FILE",
+	operands: "FILE|DIR",
 	description:
 		"Replays the Pi session file FILE offline through pi-fold's policy, with no model calls, and prints what\n" +
 		"happened in the session (requests, tokens and cost from the file's own usage, compactions, peak) beside\n" +
 		"what pi-fold would have done (folds, commits, request sizes, estimated tokens and cost at the session's\n" +
-		"prices, peak, what stays recoverable). Writes the chart as SVG.",
+		"prices, peak, what stays recoverable). Writes the chart as SVG beside FILE. Given a folder DIR, replays every\n" +
+		"session file (*.jsonl) in it and prints one row each and the total.",
 	flags: {
 		window: {
 			kind: "integer",
@@ -93,6 +95,15 @@ function readText(path: string, what: string): string {
 	}
 }
 
+/** Whether `path` is a folder (a missing path is left to the file read, which names it). */
+function isFolder(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
 /** The options of a `--settings` file, checked as pi-fold checks its own settings files. */
 function settingsOf(path: string | undefined) {
 	if (path === undefined) return undefined;
@@ -110,11 +121,27 @@ export async function main(argv: string[]): Promise<number> {
 	const { flags } = parsed;
 	const [path, extra] = parsed.operands;
 	if (path === undefined) throw new UsageError("no session file given; see 'pi-fold replay --help'");
-	if (extra !== undefined) throw new UsageError(`one session file expected, also got ${JSON.stringify(extra)}`);
+	if (extra !== undefined)
+		throw new UsageError(`one session file or folder expected, also got ${JSON.stringify(extra)}`);
 	if (flags.window === undefined)
 		throw new UsageError("--window N is required: a session file does not record the model's context window");
 	const prices = pricesOf(flags.prices);
 	const settings = settingsOf(flags.settings);
+	const options = {
+		window: flags.window,
+		maxOutput: flags["max-output"],
+		cacheTtlMs: flags["cache-ttl"] * 1000,
+		...(flags.scheduling ? { scheduling: flags.scheduling as "immediate" | "epoch" | "cost" } : {}),
+		...(prices ? { prices } : {}),
+		...(settings ? { options: settings } : {}),
+	};
+	if (isFolder(path)) {
+		const rows = await replayFolder(path, (p) => readText(p, "the session file"), options);
+		if (rows.length === 0) throw new InputError(`${path}: no session files (*.jsonl) in this folder`);
+		const json = rows.map((r) => ("result" in r ? { file: r.file, ...r.result } : r));
+		process.stdout.write(flags.json ? `${JSON.stringify(json, null, "\t")}\n` : renderFolder(path, rows, flags.window));
+		return 0;
+	}
 	let file: ReturnType<typeof parseSessionFile>;
 	try {
 		file = parseSessionFile(readText(path, "the session file"));
@@ -122,14 +149,7 @@ export async function main(argv: string[]): Promise<number> {
 		if (error instanceof SessionFileError) throw new InputError(`${path}: ${error.message}`);
 		throw error;
 	}
-	const result = await replaySession(file, {
-		window: flags.window,
-		maxOutput: flags["max-output"],
-		cacheTtlMs: flags["cache-ttl"] * 1000,
-		...(flags.scheduling ? { scheduling: flags.scheduling as "immediate" | "epoch" | "cost" } : {}),
-		...(prices ? { prices } : {}),
-		...(settings ? { options: settings } : {}),
-	});
+	const result = await replaySession(file, options);
 	const beside = join(dirname(path), `${basename(path).replace(/\.jsonl$/, "")}.replay.svg`);
 	const chart = flags["no-chart"] ? undefined : resolve(flags.chart ?? beside);
 	if (chart) writeFileSync(chart, renderLineChart(replayChart(result)));

@@ -1,0 +1,107 @@
+// `pi-fold replay DIR`: every Pi session file in a folder (for example
+// `~/.pi/agent/sessions/--project--/`), each replayed as `pi-fold replay FILE` replays it, one row
+// each and the total: would pi-fold have helped across these sessions. A file that is not a
+// readable session is listed with the reason and left out of the total; no charts are written.
+// Does its own reads; the replays are src/replay's.
+
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import {
+	parseSessionFile,
+	type ReplayOptions,
+	type ReplayResult,
+	replaySession,
+	SessionFileError,
+} from "../../replay/index.ts";
+
+/** One file of the folder: its replay, or why it could not be replayed. */
+export type FolderRow = { readonly file: string } & ({ readonly result: ReplayResult } | { readonly problem: string });
+
+const usd = (n: number) => `$${n.toFixed(2)}`;
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/** The session files of `dir` (`*.jsonl`), in name order. */
+export function sessionFilesIn(dir: string): string[] {
+	return readdirSync(dir)
+		.filter((name) => name.endsWith(".jsonl"))
+		.sort();
+}
+
+/** Replays every session file of `dir` with the same options. */
+export async function replayFolder(
+	dir: string,
+	read: (path: string) => string,
+	options: ReplayOptions,
+): Promise<FolderRow[]> {
+	const rows: FolderRow[] = [];
+	for (const name of sessionFilesIn(dir)) {
+		try {
+			const file = parseSessionFile(read(join(dir, name)));
+			rows.push({ file: name, result: await replaySession(file, options) });
+		} catch (error) {
+			if (!(error instanceof SessionFileError)) throw error;
+			rows.push({ file: name, problem: error.message });
+		}
+	}
+	return rows;
+}
+
+const recordedTotal = (r: ReplayResult) => r.recordedCost.dollars + r.recordedCost.summaries;
+const pifoldTotal = (r: ReplayResult) => r.pifold.cost + r.pifold.briefs.cost;
+
+/** What a row adds in words: pi-fold already ran, overflows, an early stop. */
+function notes(r: ReplayResult): string {
+	const out: string[] = [];
+	if (r.ranPiFold) out.push("ran pi-fold");
+	if (r.pifold.overflows.length > 0) out.push(`${r.pifold.overflows.length} over the window`);
+	if (r.pifold.stopped) out.push("fence would stop it");
+	return out.join("; ");
+}
+
+/** The folder's table: one row per file and the total over the files replayed. */
+export function renderFolder(dir: string, rows: readonly FolderRow[], window: number): string {
+	const head = [
+		"session file",
+		"requests",
+		"as it ran",
+		"with pi-fold",
+		"ratio",
+		"compactions",
+		"pi-fold commits",
+		"notes",
+	];
+	const lines = [
+		`pi-fold replay of ${rows.length} session file${rows.length === 1 ? "" : "s"} in ${dir} (window ${int(window)} tokens; costs include summary and brief requests; no charts in folder mode)`,
+		"",
+		`| ${head.join(" | ")} |`,
+		`| ${head.map((_, i) => (i === 0 || i === head.length - 1 ? "---" : "---:")).join(" | ")} |`,
+	];
+	let before = 0;
+	let after = 0;
+	let replayed = 0;
+	let requests = 0;
+	let compactions = 0;
+	let commits = 0;
+	for (const row of rows) {
+		if ("problem" in row) {
+			lines.push(`| ${row.file} | - | - | - | - | - | - | not replayed: ${row.problem} |`);
+			continue;
+		}
+		const r = row.result;
+		replayed++;
+		requests += r.pifold.requests.length;
+		compactions += r.native.compactions;
+		commits += r.pifold.commits;
+		before += recordedTotal(r);
+		after += pifoldTotal(r);
+		const ratio = recordedTotal(r) > 0 ? `${(pifoldTotal(r) / recordedTotal(r)).toFixed(2)}x` : "-";
+		lines.push(
+			`| ${row.file} | ${int(r.pifold.requests.length)} | ${usd(recordedTotal(r))} | ${usd(pifoldTotal(r))} | ${ratio} | ${r.native.compactions} | ${r.pifold.commits} | ${notes(r)} |`,
+		);
+	}
+	const ratio = before > 0 ? `${(after / before).toFixed(2)}x` : "-";
+	lines.push(
+		`| total (${replayed} replayed) | ${int(requests)} | ${usd(before)} | ${usd(after)} | ${ratio} | ${compactions} | ${commits} | |`,
+	);
+	return `${lines.join("\n")}\n`;
+}
