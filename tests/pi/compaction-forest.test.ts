@@ -124,19 +124,34 @@ describe("folds outlive Pi's native compaction", () => {
 	});
 });
 
-/** A session at Pi's threshold (reserve 9,000 of a 16k window) with room to fold; `paused` refuses a record first. */
-async function atThreshold(paused: boolean) {
+/** Entries outside every fold: protecting them all leaves pi-fold nothing it may fold. */
+function rawIds(h: Harness): string[] {
+	const snap = h.runtime.snapshot(h.host());
+	return snap.view.transcript
+		.filter((e) => snap.lattice.innermostAt(snap.lattice.position.get(e.id) ?? -1) === undefined)
+		.map((e) => e.id);
+}
+
+/**
+ * A session at Pi's threshold (reserve 9,000 of a 16k window): `unpaused` has room to fold,
+ * `paused` refuses a record first, `protected` protects every raw entry as it lands (nothing foldable).
+ */
+async function atThreshold(kind: "unpaused" | "paused" | "protected") {
 	const h = await createHarness({
 		ui: "tui",
 		contextWindow: 16_000,
 		compaction: { enabled: true, reserveTokens: 9_000, keepRecentTokens: 600 },
-		options: { readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
+		// Results too large for the window would show as excerpts: off where nothing may fold.
+		options: { readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic", evidenceIngestion: kind !== "protected" },
 	});
 	const early = await foldedEarly(h);
 	// A record pi-fold cannot verify: replay refuses it, and automatic folding pauses.
-	if (paused) h.session.sessionManager.appendCustomEntry(h.runtime.names.decisionEntryType, { kind: "fold", v: 1 });
+	if (kind === "paused")
+		h.session.sessionManager.appendCustomEntry(h.runtime.names.decisionEntryType, { kind: "fold", v: 1 });
 	const before = h.ui.notices.length;
-	scripted(h, [...["big1", "big2", "big3", "big4", "big5", "big6"].map((k) => callProbes(k)), say("done")]);
+	const protect = () => callTool({ action: "protect", ids: rawIds(h) });
+	const bigs = ["big1", "big2", "big3", "big4", "big5", "big6"].map((k) => callProbes(k));
+	scripted(h, [...(kind === "protected" ? bigs.flatMap((b) => [protect, b]) : bigs), say("done")]);
 	await h.run("read on");
 	h.faux.setResponses([]);
 	const threshold = h.runtime.telemetry.view().compactions.recent.filter((c) => c.reason === "threshold");
@@ -146,7 +161,7 @@ async function atThreshold(paused: boolean) {
 
 describe("Pi compacts only where pi-fold cannot help", () => {
 	it("paused: the threshold compaction runs, the human is told in one line why, and the folds stay readable", async () => {
-		const { h, early, threshold, told } = await atThreshold(true);
+		const { h, early, threshold, told } = await atThreshold("paused");
 		expect(h.runtime.pauseReason()).toMatch(/^automatic folding paused: 1 decision record refused/);
 		expect(threshold.length).toBeGreaterThan(0);
 		expect(threshold.every((c) => c.decision === "passed")).toBe(true);
@@ -161,11 +176,27 @@ describe("Pi compacts only where pi-fold cannot help", () => {
 	});
 
 	it("unpaused with room to fold: the same threshold compaction is cancelled", async () => {
-		const { h, threshold, told } = await atThreshold(false);
+		const { h, threshold, told } = await atThreshold("unpaused");
 		expect(h.runtime.pauseReason()).toBeNull();
 		expect(threshold.length).toBeGreaterThan(0);
 		expect(threshold.every((c) => c.decision === "cancelled")).toBe(true);
 		expect(compactions(h)).toBe(0);
 		expect(told.some((n) => n.includes("Pi's compaction runs because"))).toBe(false);
+	});
+
+	it("nothing foldable (every raw entry protected): the threshold compaction runs, and the human is told why", async () => {
+		const { h, early, threshold, told } = await atThreshold("protected");
+		expect(h.runtime.pauseReason()).toBeNull();
+		// Once the last foldable bytes are gone (the newest protect call's batch), Pi's compaction runs.
+		const passed = threshold.filter((c) => c.decision === "passed");
+		expect(passed.length).toBeGreaterThan(0);
+		expect(threshold.at(-1)?.decision).toBe("passed");
+		expect(compactions(h)).toBeGreaterThan(0);
+		const why = told.filter((n) => n.includes("Pi's compaction runs because"));
+		expect(why).toHaveLength(passed.length);
+		expect(why[0]).toBe(
+			"active-context: Pi's compaction runs because active-context has nothing it could fold losslessly; folds made before it stay readable (peek, search)",
+		);
+		agree(h, early, await readsBack(h, early));
 	});
 });
