@@ -31,7 +31,8 @@ export async function searchableProblems(
 		const hits = ((out.details as { hits?: HitDetail[] }).hits ?? []).filter((h) => h.entry === first);
 		const holds = (id: string) => {
 			const at = state.folds.get(id);
-			return at !== undefined && at.leafIds.includes(first) && at.leafIds.length <= fold.leafIds.length;
+			if (!at) return false;
+			return at.leafIds.includes(first) && at.leafIds.length <= fold.leafIds.length;
 		};
 		if (out.isError || !hits.some((h) => holds(h.fold)))
 			problems.push(

@@ -1,5 +1,6 @@
 // The search action: finds a pattern in the exact sources of the folds on this branch (every
-// top-level fold, or one fold with everything nested in it), each source read once, verified
+// top-level fold, those Pi's compaction summarized included (fold-forest.ts lays their verified
+// entries out as a lattice of their own), or one fold with everything nested in it), each source read once, verified
 // against its SHA-256 and scanned from the same bytes by the fold store. Top-level sources hold
 // their nested folds' entries, so each entry is scanned once; a hit is reported in the innermost
 // fold that holds it, at its byte offset in that fold's own source (the scanner reports where each
