@@ -27,7 +27,11 @@ export function refreshFooter(fold: PiFold, ctx: ExtensionContext): void {
 	const host = fold.host(ctx);
 	const state = fold.runtime.sync(host);
 	// Folds Pi's compaction summarized count among the folds, and the footer says how many (fold-forest.ts).
-	const summarized = state.folds.size > 0 ? summarizedCount(fold.runtime.snapshot(host), fold.runtime.store(host)) : 0;
+	// Only a compaction takes entries out of the context: without one, no snapshot is built.
+	const summarized =
+		state.folds.size > 0 && host.compactionCount() > 0
+			? summarizedCount(fold.runtime.snapshot(host), fold.runtime.store(host))
+			: 0;
 	ctx.ui.setStatus(STATUS_KEY, footerText(state, ctx.getContextUsage?.()?.percent, summarized));
 }
 

@@ -2,13 +2,16 @@
 // in real in-process sessions. After a manual /compact, and after a threshold compaction pi-fold let
 // through, the agent's `search` finds a line of a fold made before it, `peek` reads it, and the
 // agent's `status`, `/context` (summary, tree, details) and Pi's footer count each fold once, the
-// same way: in the window, summarized by Pi and still readable, or unreadable. While automatic
+// same way: in the window, summarized by Pi and still readable, or unreadable (a summarized fold
+// whose source left the store is counted there, once). While automatic
 // folding is paused (a decision record refused), Pi's threshold compaction is not cancelled and the
 // human is told in one line why; the same session unpaused, with room to fold, still cancels it.
 
+import { rmSync } from "node:fs";
 import type { FauxResponseStep } from "@earendil-works/pi-ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSummaryRequest } from "../../bench/session/compaction-summarizer.ts";
+import { blobPath } from "../../src/verify/layout.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
 import {
 	callProbes,
@@ -121,6 +124,35 @@ describe("folds outlive Pi's native compaction", () => {
 		await h.session.compact();
 		expect(compactions(h)).toBe(1);
 		agree(h, early, await readsBack(h, early));
+	});
+
+	it("a summarized fold whose source left the store: counted once, as unreadable, in every view", async () => {
+		const h = await createHarness({
+			ui: "tui",
+			contextWindow: 16_000,
+			compaction: { enabled: true, reserveTokens: 2_000, keepRecentTokens: 600 },
+			options: { summarizer: "deterministic" },
+		});
+		const early = await foldedEarly(h);
+		h.script([say("Summary of the session so far."), say("Summary of the turn prefix.")]);
+		await h.session.compact();
+		const state = h.runtime.snapshot(h.host()).state;
+		const gone = [...state.folds.values()].find((f) => f.brief === "the next two small probes");
+		if (!gone) throw new Error("no second fold");
+		const storeDir = (h.runtime.store(h.host()) as unknown as { dir: string }).dir;
+		rmSync(blobPath(storeDir, gone.sourceSha256), { force: true });
+		const seen = await readsBack(h, early);
+		expect(seen.search).toMatch(new RegExp(`^1\\. ${early} · `, "m"));
+		expect(seen.status).toContain(`Folds: ${state.folds.size} · in the window 0 (`);
+		expect(seen.status).toContain("summarized by Pi, still readable 1 · unreadable 1");
+		expect(seen.status).toContain(
+			`Unreadable: ${gone.id} (its source (sha256 ${gone.sourceSha256.slice(0, 16)}…) is not in the fold store)`,
+		);
+		expect(seen.context).toMatch(/^Folds: 2 \(1 summarized by Pi, still readable, 1 unreadable\)$/m);
+		expect(seen.context).not.toContain(gone.id);
+		expect(seen.details).toContain("Folds Pi's compaction summarized: 1, still readable");
+		expect(seen.details).toContain(`Fold ${gone.id} cannot be read: its source`);
+		expect(seen.footer).toMatch(/^pi-fold: 2 folds \(1 summarized by Pi\)/);
 	});
 });
 
