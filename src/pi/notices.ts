@@ -1,13 +1,20 @@
 // What the human sees of folding while Pi runs: a one-line notice when a commit lands (what was
 // folded, the tokens it freed, the cost arithmetic once the telemetry carries it) and a compact
-// footer item through Pi's status API (folds, marks, the window used: Pi's own figure). Both only
+// footer item through Pi's status API (folds, those Pi's compaction summarized among them, marks, the window used: Pi's own figure). Both only
 // where Pi has a UI (`ctx.hasUI`: the TUI, and RPC clients, which receive them as they receive any
 // extension's notify and setStatus); print and JSON modes get nothing. The boundary notice is a
 // follower of pi-fold's boundary handler (boundary-hooks.ts), so it reads the drafts that handler returns.
 // Never throws into Pi.
 
 import type { ExtensionAPI, ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
-import { type CommitBody, type CommitNote, commitFacts, commitNotice, footerText } from "../runtime/index.ts";
+import {
+	type CommitBody,
+	type CommitNote,
+	commitFacts,
+	commitNotice,
+	footerText,
+	summarizedCount,
+} from "../runtime/index.ts";
 import type { BoundaryFollower } from "./boundary-hooks.ts";
 import type { PiFold } from "./host.ts";
 
@@ -17,8 +24,15 @@ export const STATUS_KEY = "pi-fold";
 /** Refreshes pi-fold's footer item (no UI: nothing). */
 export function refreshFooter(fold: PiFold, ctx: ExtensionContext): void {
 	if (!ctx.hasUI) return;
-	const state = fold.runtime.sync(fold.host(ctx));
-	ctx.ui.setStatus(STATUS_KEY, footerText(state, ctx.getContextUsage?.()?.percent));
+	const host = fold.host(ctx);
+	const state = fold.runtime.sync(host);
+	// Folds Pi's compaction summarized count among the folds, and the footer says how many (fold-forest.ts).
+	// Only a compaction takes entries out of the context: without one, no snapshot is built.
+	const summarized =
+		state.folds.size > 0 && host.compactionCount() > 0
+			? summarizedCount(fold.runtime.snapshot(host), fold.runtime.store(host))
+			: 0;
+	ctx.ui.setStatus(STATUS_KEY, footerText(state, ctx.getContextUsage?.()?.percent, summarized));
 }
 
 /** The commit record among a boundary's drafts (pi-fold's own, `seq`), if any. */

@@ -36,6 +36,13 @@ export {
 	receiptText,
 	receiptType,
 } from "./commit/index.ts";
+export {
+	type FoldForest,
+	foldForest,
+	type SummarizedFold,
+	sourcePresence,
+	summarizedCount,
+} from "./fold-forest.ts";
 export type {
 	BoundaryDraft,
 	BriefOut,

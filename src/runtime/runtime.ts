@@ -383,11 +383,10 @@ export class FoldRuntime {
 
 	/** Decides beside a native compaction of `reason` (recorded; the notice, if any, told once). */
 	compaction(host: Host, reason: string): CompactionNote {
-		const note = compactionDecision(
-			reason,
-			inEstimatedTokens(this.snapshot(host), this.meter.calibration),
-			this.options,
-		);
+		const note = compactionDecision(reason, inEstimatedTokens(this.snapshot(host), this.meter.calibration), {
+			...this.options,
+			paused: this.pauseReason(),
+		});
 		const { notice, ...kept } = note;
 		this.telemetry.recordCompaction(kept);
 		if (notice) host.notify(notice, "warning");

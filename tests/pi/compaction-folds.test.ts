@@ -3,7 +3,8 @@
 // pending mark: the compaction's rewrite is attributed to it (zero unattributed rewrites), the mark
 // whose entries were summarized is dropped with a note (an `unmark` record, one line to the human;
 // never "refused at commit"), a fold whose entries were summarized stays peekable byte-exact from the
-// fold store, and a fold whose entries the compaction kept stays expandable.
+// fold store (and `search` finds its lines), and a fold whose entries the compaction kept stays
+// expandable.
 
 import type { Message } from "@earendil-works/pi-ai";
 import { type FauxResponseStep, fauxAssistantMessage } from "@earendil-works/pi-ai";
@@ -40,11 +41,16 @@ interface Scene {
 }
 
 /** A 16k-window epoch session with two folds in force and one pending mark. */
-async function foldsAndAMark(reserveTokens: number): Promise<Scene> {
+async function foldsAndAMark(reserveTokens: number, evidenceIngestion = true): Promise<Scene> {
 	const h = await createHarness({
 		contextWindow: 16_000,
 		compaction: { enabled: true, reserveTokens, keepRecentTokens: 700 },
-		options: { foldScheduling: "epoch", readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
+		options: {
+			foldScheduling: "epoch",
+			readOnlyTools: PROBE_READ_ONLY,
+			summarizer: "deterministic",
+			evidenceIngestion,
+		},
 	});
 	h.script([
 		callProbes("s1"),
@@ -91,6 +97,7 @@ async function livesWithTheCompaction(scene: Scene, before: number, mark: "dropp
 		callTool({ action: "peek", id: scene.mark }),
 		callTool({ action: "expand", id: early }),
 		callTool({ action: "expand", id: kept }),
+		callTool({ action: "search", pattern: "probe s2:" }),
 		say("carrying on"),
 	]);
 	await h.run("carry on");
@@ -107,14 +114,16 @@ async function livesWithTheCompaction(scene: Scene, before: number, mark: "dropp
 	}
 	expect(pending(h)).toEqual([]);
 	expect(notices.some((n) => n.includes("refused at commit"))).toBe(false);
-	const [peekEarly, peekMark, expandEarly, expandKept] = toolTexts(h).slice(-4);
+	const [peekEarly, peekMark, expandEarly, expandKept, search] = toolTexts(h).slice(-5);
+	// The agent's search still finds a line of the fold made before the compaction, in that fold.
+	expect(search).toMatch(new RegExp(`^1\\. ${early} · .*\\n.*«probe s2:»`, "m"));
 	// The early fold's entries are summarized, its source is not: peek reads it byte-exact, and expand
 	// says why it cannot show it and how to read it.
 	expect(peekEarly).toContain(probeResultText("s1"));
 	expect(peekEarly).toContain(probeResultText("s2"));
 	expect(expandEarly).toMatch(
 		new RegExp(
-			`^expand refused: fold ${early} cannot be shown here: entry \\w+ is no longer in the context; .*"peek".* still reads its original`,
+			`^expand refused: fold ${early} cannot be shown here: entry \\w+ is no longer in the context; Pi's native compaction summarized its entries, so there is no place to restore it; .*"peek".* still reads its original`,
 		),
 	);
 	// The mark's source was stored when it was made: even dropped, it reads back exactly.
@@ -160,7 +169,9 @@ describe("folds in force across a native compaction", () => {
 	});
 
 	it("a threshold compaction pi-fold cannot avoid (protected results): passes; the folds live on", async () => {
-		const scene = await foldsAndAMark(2_000);
+		// Results too large for the window would show as excerpts (no compaction needed): off here, so the
+		// protected results leave pi-fold nothing to fold.
+		const scene = await foldsAndAMark(2_000, false);
 		const { h } = scene;
 		const before = h.notices.length;
 		const bigs = ["big5", "big6", "big7", "big8", "big9", "big10"];

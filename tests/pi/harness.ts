@@ -189,3 +189,13 @@ export function resultEntryId(h: Harness, callId: string): string {
 	if (!entry) throw new Error(`no result for ${callId}`);
 	return entry.id;
 }
+
+/** Runs a slash command as the human types it and returns what it showed (the UI notices it added, joined). */
+export async function slashCommand(h: Harness, line: string): Promise<string> {
+	const before = h.ui.notices.length;
+	await h.session.prompt(line);
+	return h.ui.notices
+		.slice(before)
+		.map((n) => n.message)
+		.join("\n");
+}

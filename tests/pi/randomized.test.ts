@@ -5,7 +5,8 @@
 // by the faux provider like any other). The same invariants as the Pi-free sweep: each session
 // completes (a result larger than the window is shown as an excerpt: no fence), no request the provider
 // got exceeds the window, no tool result or call is orphaned, no rewrite without a commit or a
-// compaction, every fold peekable with its stored source byte-exact.
+// compaction, every fold peekable with its stored source byte-exact and, after a native
+// compaction, found by the agent's search.
 
 import { type AssistantMessage, type Context, fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { type SessionEntry, sessionEntryToContextMessages, type ToolDefinition } from "@earendil-works/pi-coding-agent";
@@ -15,6 +16,7 @@ import { commandWords, type HumanStep, type ReplayMessage } from "../../src/simu
 import { contentText, type TranscriptMessage } from "../../src/transcript/index.ts";
 import { foldProblems, pairingProblems, WindowWatch } from "../helpers/invariants.ts";
 import { compactionOf, type Mode, messagesOf, modelOf, type Shape } from "../simulate/shapes.ts";
+import { searchableProblems } from "../simulate/sweep-searchable.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
 import { cleanupTempDirs, createHarness, type Harness } from "./harness.ts";
 
@@ -166,7 +168,8 @@ async function endProblems(h: Harness, player: Player, window: number): Promise<
 	if (telemetry.counters.unattributedRewrites !== 0)
 		problems.push(`${telemetry.counters.unattributedRewrites} unattributed rewrites`);
 	const folds = await foldProblems(h.runtime, h.host(), branchMessages(h.session.sessionManager.getBranch()));
-	return [...problems, ...folds.problems];
+	const searchable = await searchableProblems(h.runtime, h.host(), telemetry.compactions.recent);
+	return [...problems, ...folds.problems, ...searchable];
 }
 
 /** Plays `shape` in `mode` on a real Pi session and checks every invariant. */

@@ -19,6 +19,7 @@ import type { TranscriptMessage } from "../../src/transcript/index.ts";
 import { foldProblems, pairingProblems, WindowWatch } from "../helpers/invariants.ts";
 import { compactionOf, type Mode, messagesOf, modelOf, type Shape, systemPromptOf } from "./shapes.ts";
 import { LosslessWatch } from "./sweep-lossless.ts";
+import { searchableProblems } from "./sweep-searchable.ts";
 
 /** What one session showed, for the sweep's totals. */
 export interface Outcome {
@@ -110,7 +111,7 @@ export async function sweep(shape: Shape, mode: Mode): Promise<Outcome> {
 	const unattributed = runtime.telemetry.view().counters.unattributedRewrites;
 	if (unattributed !== 0) problems.push(`${unattributed} unattributed rewrites`);
 	const folds = await foldProblems(runtime, host, branchMessages(session));
-	problems.push(...folds.problems);
+	problems.push(...folds.problems, ...(await searchableProblems(runtime, host, result.compactions)));
 	const ran = result.compactions.filter((c) => c.decision === "passed");
 	return {
 		problems,

@@ -1,5 +1,6 @@
 // The search action: finds a pattern in the exact sources of the folds on this branch (every
-// top-level fold, or one fold with everything nested in it), each source read once, verified
+// top-level fold, those Pi's compaction summarized included (fold-forest.ts lays their verified
+// entries out as a lattice of their own), or one fold with everything nested in it), each source read once, verified
 // against its SHA-256 and scanned from the same bytes by the fold store. Top-level sources hold
 // their nested folds' entries, so each entry is scanned once; a hit is reported in the innermost
 // fold that holds it, at its byte offset in that fold's own source (the scanner reports where each
@@ -9,10 +10,11 @@
 
 import { isFileReadTool, type PlacedFold } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
-import type { BlobSearchResult, CompiledQuery } from "../../store/index.ts";
+import type { BlobSearchResult, CompiledQuery, FileState } from "../../store/index.ts";
 import { compileQuery } from "../../store/index.ts";
+import { foldForest, sourcePresence, summarizedFold, summarizedSnapshot } from "../fold-forest.ts";
 import { readsUnder, staleOf } from "../stale.ts";
-import { annotate } from "./search-notes.ts";
+import { annotate, type SearchNotes } from "./search-notes.ts";
 import { renderSearch } from "./search-render.ts";
 import {
 	type EntryRange,
@@ -30,6 +32,12 @@ const ANCHORS_MAX = 4_096;
 /** Rounds of "search the nested folds of a source that failed" at most. */
 const FALLBACK_ROUNDS = 8;
 
+/** One lattice searched: the window's, or the summarized folds' (fold-forest.ts), and the folds to scan. */
+interface SearchPart {
+	readonly snap: Snapshot;
+	readonly scope: PlacedFold[];
+}
+
 export async function searchAction(input: ActionInput, args: SearchArgs): Promise<ActionResult> {
 	const compiled = compileQuery({ pattern: args.pattern, regex: args.regex === true });
 	if (!compiled.ok) return refuse("search", `pattern: ${compiled.error}`);
@@ -38,24 +46,86 @@ export async function searchAction(input: ActionInput, args: SearchArgs): Promis
 	if (page * limit > SEARCH_MAX_HITS)
 		return refuse("search", `page ${page} of ${limit} is past the first ${SEARCH_MAX_HITS} hits; narrow the pattern`);
 	const snap = input.runtime.snapshot(input.host);
-	let scope: PlacedFold[];
-	if (args.fold !== undefined) {
-		const fold = snap.lattice.get(args.fold);
-		if (!fold) return refuse("search", `no fold ${args.fold} on this branch`);
-		scope = [fold];
-	} else scope = snap.lattice.roots.map((id) => snap.lattice.get(id) as PlacedFold);
-	if (scope.length === 0)
+	const planned = await partsOf(input, snap, args.fold);
+	if (typeof planned === "string") return refuse("search", planned);
+	const { parts, unread } = planned;
+	if (parts.every((p) => p.scope.length === 0) && unread.length === 0)
 		return { text: "No folds on this branch to search.", details: { action: "search", total: 0, sources: 0 } };
-	const findings = await find(input, snap, scope, compiled.query, page * limit);
+	const deadline = Date.now() + SEARCH_TIME_LIMIT_MS;
+	const found: SearchFindings[] = [];
+	for (const part of parts)
+		found.push(await find(input, part.snap, part.scope, compiled.query, page * limit, deadline));
+	const findings = merged(found, unread);
 	const shown = findings.hits.slice((page - 1) * limit, page * limit);
-	const notes = annotate(snap, shown);
-	const held = readsUnder(snap, scope);
-	const stale = staleOf(
-		input.runtime,
-		input.host,
-		notes.readEntries.flatMap((e) => held.get(e) ?? []),
-	);
-	return renderSearch({ ...args, limit, page }, findings, shown, notes, stale);
+	// Each hit is annotated from its own lattice's entries (a summarized fold's come from its source).
+	const perHit: SearchNotes["perHit"][number][] = [];
+	const readEntries: string[] = [];
+	const stale = new Map<string, FileState>();
+	found.forEach((f, i) => {
+		const part = parts[i] as SearchPart;
+		const mine = shown.filter((h) => f.hits.includes(h));
+		const notes = annotate(part.snap, mine);
+		readEntries.push(...notes.readEntries);
+		mine.forEach((h, k) => {
+			perHit[shown.indexOf(h)] = notes.perHit[k] as SearchNotes["perHit"][number];
+		});
+		const held = readsUnder(part.snap, part.scope);
+		const flagged = staleOf(
+			input.runtime,
+			input.host,
+			notes.readEntries.flatMap((e) => held.get(e) ?? []),
+		);
+		for (const [entry, state] of flagged) stale.set(entry, state);
+	});
+	return renderSearch({ ...args, limit, page }, findings, shown, { perHit, readEntries }, stale);
+}
+
+/**
+ * What to scan: the summarized folds' lattice (older: Pi compacts the oldest entries first), then
+ * the window's top-level folds; or one fold, wherever it is. A string: why the fold is not searchable.
+ */
+async function partsOf(
+	input: ActionInput,
+	snap: Snapshot,
+	fold: string | undefined,
+): Promise<string | { parts: SearchPart[]; unread: { id: string; reason: string }[] }> {
+	const placed = fold === undefined ? undefined : snap.lattice.get(fold);
+	if (placed) return { parts: [{ snap, scope: [placed] }], unread: [] };
+	const store = input.runtime.store(input.host);
+	const forest = foldForest(snap, sourcePresence(store));
+	if (fold !== undefined && !summarizedFold(forest, fold)) {
+		const gone = forest.unreadable.find((u) => u.record.id === fold);
+		return gone ? `fold ${fold} cannot be read: ${gone.reason}` : `no fold ${fold} on this branch`;
+	}
+	const parts: SearchPart[] = [];
+	let unread: { id: string; reason: string }[] = [];
+	if (forest.summarized.length > 0) {
+		const summarized = await summarizedSnapshot(snap, forest, store, fold);
+		unread = summarized.failed;
+		const roots = summarized.snap.lattice.roots.map((id) => summarized.snap.lattice.get(id) as PlacedFold);
+		parts.push({ snap: summarized.snap, scope: roots });
+	}
+	if (fold === undefined)
+		parts.push({ snap, scope: snap.lattice.roots.map((id) => snap.lattice.get(id) as PlacedFold) });
+	return { parts, unread };
+}
+
+/** The parts' findings as one (summarized hits first), with the summarized sources that could not be read. */
+function merged(found: readonly SearchFindings[], unread: readonly { id: string; reason: string }[]): SearchFindings {
+	const failed: SearchFindings["failed"] = unread.map((u) => ({
+		fold: { record: { id: u.id, sourceSha256: "" } } as unknown as PlacedFold,
+		result: { sha256: "", ok: false, failure: "unreadable", actual: null, detail: u.reason, bytes: 0 },
+		instead: [],
+	}));
+	return {
+		hits: found.flatMap((f) => f.hits),
+		total: found.reduce((n, f) => n + f.total, 0),
+		failed: [...failed, ...found.flatMap((f) => f.failed)],
+		sources: found.reduce((n, f) => n + f.sources, 0),
+		sourcesPlanned: found.reduce((n, f) => n + f.sourcesPlanned, 0),
+		bytes: found.reduce((n, f) => n + f.bytes, 0),
+		stopped: found.find((f) => f.stopped !== null)?.stopped ?? null,
+	};
 }
 
 /** The folds directly nested in `fold`. */
@@ -81,9 +151,9 @@ async function find(
 	scope: PlacedFold[],
 	query: CompiledQuery,
 	maxHits: number,
+	deadline: number,
 ): Promise<SearchFindings> {
 	const store = input.runtime.store(input.host);
-	const deadline = Date.now() + SEARCH_TIME_LIMIT_MS;
 	const found: { fold: PlacedFold; result: Extract<BlobSearchResult, { ok: true }> }[] = [];
 	const failed: SearchFindings["failed"] = [];
 	let pending = scope;

@@ -19,7 +19,11 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 		if (!why) return refuse("expand", `no fold ${args.id} on this branch`);
 		// Its source is stored whole, whatever happened to the entries (a native compaction summarized them).
 		const peek = askFor(input, "peek", args.id);
-		return refuse("expand", `fold ${args.id} cannot be shown here: ${why}; ${peek} still reads its original`);
+		const inContext = new Set(snap.view.transcript.map((e) => e.id));
+		const byPi = snap.state.folds.get(args.id)?.leafIds.some((id) => !inContext.has(id))
+			? "Pi's native compaction summarized its entries, so there is no place to restore it; "
+			: "";
+		return refuse("expand", `fold ${args.id} cannot be shown here: ${why}; ${byPi}${peek} still reads its original`);
 	}
 	if (snap.state.expanded.has(args.id))
 		return { text: `Fold ${args.id} is already expanded.`, details: { action: "expand", id: args.id, already: true } };

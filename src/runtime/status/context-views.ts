@@ -1,5 +1,6 @@
 // `/context` for the human, in plain words: first a headline (the window used, the same figure as
-// Pi's footer; pi-fold's limit; the folds; the last commit and what it freed), then one page of a
+// Pi's footer; pi-fold's limit; the folds, each counted once: in the window, summarized by Pi and
+// still readable, or unreadable; the last commit and what it freed), then one page of a
 // listing (the top-level folds, the whole fold tree, or the unfolded entries with the ids a fold
 // names), then the slash commands that act on it. Lines fit an 80-column terminal. The scheduler,
 // observer and cache details are details.ts. Pure over the status model.
@@ -8,6 +9,7 @@ import type { PlacedFold } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
 import { excerpt, plural } from "../actions/shared.ts";
+import type { SummarizedFold } from "../fold-forest.ts";
 import { commitClause, commitFacts } from "./commit.ts";
 import type { StatusModel } from "./model.ts";
 
@@ -63,13 +65,20 @@ export function budgetLine(m: StatusModel): string {
 	return `pi-fold's limit: ${fmt(b.budgetTokens)} tokens (${((b.budgetTokens / m.usage.window) * 100).toFixed(1)}%), ${reply}`;
 }
 
-function foldsLine(m: StatusModel): string {
-	const n = m.folds.length;
+/** The folds counted once each: in the window (collapsed or expanded), summarized by Pi, unreadable. */
+export function foldsLine(m: StatusModel): string {
+	const { total, summarized, unreadable } = m.forest;
 	const marks = m.snap.state.pendingMarks.size;
 	const marked = marks > 0 ? ` · ${plural(marks, "span")} marked for the next commit` : "";
-	if (n === 0) return `Folds: none yet${marked}`;
-	const open = n - m.collapsed;
-	return `Folds: ${n} (${m.collapsed} collapsed into briefs${open > 0 ? `, ${open} expanded` : ""})${marked}`;
+	if (total === 0) return `Folds: none yet${marked}`;
+	const open = m.folds.length - m.collapsed;
+	const parts = [
+		...(m.collapsed > 0 ? [`${m.collapsed} collapsed into briefs`] : []),
+		...(open > 0 ? [`${open} expanded`] : []),
+		...(summarized.length > 0 ? [`${summarized.length} summarized by Pi, still readable`] : []),
+		...(unreadable.length > 0 ? [`${unreadable.length} unreadable`] : []),
+	];
+	return `Folds: ${total} (${parts.join(", ")})${marked}`;
 }
 
 function lastCommitLine(m: StatusModel): string {
@@ -104,6 +113,14 @@ function foldLines(snap: Snapshot, fold: PlacedFold, indent: boolean): string[] 
 	const r = fold.record;
 	const head = `  ${pad}${r.id} · ${KIND[r.kind] ?? r.kind} · ${plural(r.leafIds.length, "entry", "entries")} · ${size(r.sourceBytes)} · ${stateOf(snap, fold)}`;
 	return [head, `  ${pad}  "${excerpt(r.brief, VIEW_WIDTH - pad.length - 6)}"`];
+}
+
+/** Two lines per fold Pi's compaction summarized: what it is, then the start of its brief. */
+function summarizedLines(fold: SummarizedFold, indent: boolean): string[] {
+	const pad = indent ? "  ".repeat(fold.depth) : "";
+	const r = fold.record;
+	const head = `  ${pad}${r.id} · ${KIND[r.kind] ?? r.kind} · ${plural(r.leafIds.length, "entry", "entries")} · ${size(r.sourceBytes)} · summarized by Pi`;
+	return [head, `  ${pad}  still readable: "${excerpt(r.brief, VIEW_WIDTH - pad.length - 22)}"`];
 }
 
 const UNIT_WORDS: Record<string, string> = {
@@ -178,8 +195,10 @@ export function renderContext(
 	}
 	const tree = view === "tree";
 	const folds = tree ? m.folds : m.folds.filter((x) => x.parent === null);
-	if (folds.length > 0) {
-		const items = folds.map((x) => foldLines(m.snap, x, tree));
+	const summarized = tree ? m.forest.summarized : m.forest.summarized.filter((x) => x.parent === null);
+	if (folds.length + summarized.length > 0) {
+		// Summarized folds first: Pi's compaction summarizes the oldest entries.
+		const items = [...summarized.map((x) => summarizedLines(x, tree)), ...folds.map((x) => foldLines(m.snap, x, tree))];
 		const title = tree ? "Every fold, nested, oldest first" : "Folds, oldest first";
 		lines.push(...page(items, HUMAN_FOLD_PAGE, pageNumber, title, (p) => (tree ? `${s} tree ${p}` : `${s} ${p}`)));
 		lines.push(`Read one: ${f} peek <id> · restore it: ${f} expand <id>`);
@@ -188,13 +207,18 @@ export function renderContext(
 	return lines.join("\n");
 }
 
-/** The compact footer item: folds (and marks waiting for a commit) and the window used, as Pi's footer says it. */
+/**
+ * The compact footer item: folds (those Pi's compaction summarized said so, counted once among them),
+ * marks waiting for a commit, and the window used, as Pi's footer says it.
+ */
 export function footerText(
 	state: { readonly folds: ReadonlyMap<string, unknown>; readonly pendingMarks: ReadonlyMap<string, unknown> },
 	percent: number | null | undefined,
+	summarized = 0,
 ): string {
 	const n = state.folds.size;
+	const bypi = summarized > 0 ? ` (${summarized} summarized by Pi)` : "";
 	const marks = state.pendingMarks.size > 0 ? `, ${state.pendingMarks.size} marked` : "";
 	const used = percent === null || percent === undefined ? "?" : `${percent.toFixed(1)}%`;
-	return `pi-fold: ${n === 0 ? "no folds" : plural(n, "fold")}${marks} · ${used} used`;
+	return `pi-fold: ${n === 0 ? "no folds" : plural(n, "fold")}${bypi}${marks} · ${used} used`;
 }

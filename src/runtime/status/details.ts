@@ -2,7 +2,8 @@
 // parts, how folds are scheduled and what the scheduler last decided, marks waiting for a commit,
 // what the window observer saw of each request (appended, rewritten by a commit, rewritten without
 // one, cache misses at the provider), native compaction, requests pi-fold stopped, model-written
-// briefs, excerpts of oversized results, protections and refusals. Pure over the status model.
+// briefs, excerpts of oversized results, the folds Pi's compaction summarized (one count) and those
+// no one can read, protections and refusals. Pure over the status model.
 
 import { plural } from "../actions/shared.ts";
 import type { CommandNames } from "./context-views.ts";
@@ -13,6 +14,8 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /** Marks listed before "and N more". */
 const MARKS_LISTED = 10;
+/** Unreadable folds listed before "and N more". */
+const UNREADABLE_LISTED = 10;
 /** Protected entry ids listed before "and N more". */
 const PROTECTED_LISTED = 12;
 
@@ -93,7 +96,7 @@ function eventLines(m: StatusModel): string[] {
 	return lines;
 }
 
-function stateLines(m: StatusModel): string[] {
+function stateLines(m: StatusModel, cmd: CommandNames): string[] {
 	const { snap } = m;
 	const lines: string[] = [];
 	const entries = [...snap.state.protectedEntries];
@@ -102,7 +105,14 @@ function stateLines(m: StatusModel): string[] {
 		lines.push(`Protected entries (never folded): ${entries.slice(0, PROTECTED_LISTED).join(", ")}${more}`);
 	}
 	if (snap.state.protectedFolds.size > 0) lines.push(`Protected folds: ${[...snap.state.protectedFolds].join(", ")}`);
-	for (const u of snap.unplaced) lines.push(`Fold ${u.id} cannot be shown on this branch: ${u.reason}`);
+	const { summarized, unreadable } = m.forest;
+	if (summarized.length > 0)
+		lines.push(
+			`Folds Pi's compaction summarized: ${summarized.length}, still readable (/${cmd.fold} peek <id>, /${cmd.fold} search <text>)`,
+		);
+	for (const u of unreadable.slice(0, UNREADABLE_LISTED)) lines.push(`Fold ${u.record.id} cannot be read: ${u.reason}`);
+	if (unreadable.length > UNREADABLE_LISTED)
+		lines.push(`  and ${unreadable.length - UNREADABLE_LISTED} more unreadable`);
 	if (snap.view.foreign.size > 0)
 		lines.push(`Entries another extension edited (pi-fold leaves them): ${[...snap.view.foreign].join(", ")}`);
 	for (const r of m.telemetry.commitRefusals) lines.push(`Refused at the last commit: ${r.foldId}: ${r.reason}`);
@@ -121,7 +131,7 @@ export function renderDetails(m: StatusModel, cmd: CommandNames): string {
 		...schedulingLines(m),
 		...observerLines(m),
 		...eventLines(m),
-		...stateLines(m),
+		...stateLines(m, cmd),
 		`Back to the summary: /${cmd.status} · settings: /${cmd.fold} config`,
 	];
 	return lines.join("\n");

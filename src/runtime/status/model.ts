@@ -1,5 +1,5 @@
 // The status data model, for the agent (the `status` action) and the human (`/context`): one plain
-// object built from a snapshot and the telemetry (folds, pending marks and what a commit would free
+// object built from a snapshot and the telemetry (folds in each place: fold-forest.ts; pending marks and what a commit would free
 // and rewrite, window occupancy against the serving budget, the observer's counters, refusals, why
 // automatic folding is paused, and the one occupancy figure the human sees, Pi's own). render.ts
 // turns it into the agent's bounded, paged text; context-views.ts and details.ts into the human's views.
@@ -7,6 +7,7 @@
 
 import type { PlacedFold } from "../../lattice/index.ts";
 import { markViews, type ServingBudget, type Snapshot, windowTokens } from "../../policy/index.ts";
+import { type FoldForest, foldForest, sourcePresence } from "../fold-forest.ts";
 import type { Host } from "../ports.ts";
 import type { FoldRuntime } from "../runtime.ts";
 import type { TelemetryView } from "../telemetry.ts";
@@ -48,8 +49,10 @@ export interface StatusModel {
 	readonly scheduling: SchedulingStatus;
 	readonly occupancy: { readonly tokens: number; readonly source: string };
 	readonly budget: ServingBudget;
-	/** Every fold in transcript order. */
+	/** Every fold in the window, in transcript order. */
 	readonly folds: readonly PlacedFold[];
+	/** Every fold in force, each in one place: the window, summarized by Pi (still readable), unreadable. */
+	readonly forest: FoldForest;
 	readonly collapsed: number;
 	readonly paused: string | null;
 	readonly evidenceIngestion: boolean;
@@ -111,6 +114,7 @@ export function statusModel(runtime: FoldRuntime, host: Host): StatusModel {
 		occupancy,
 		budget: snap.budget,
 		folds,
+		forest: foldForest(snap, sourcePresence(runtime.store(host))),
 		collapsed: folds.filter((f) => !snap.state.expanded.has(f.record.id)).length,
 		paused: runtime.pauseReason(),
 		evidenceIngestion: runtime.options.evidenceIngestion,

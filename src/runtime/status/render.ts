@@ -1,5 +1,5 @@
 // Renders the status model as bounded, paged text with structured details: the headline lines
-// (folds, window against the serving budget, the observer's counters, the last commit), then
+// (folds in the window, summarized by Pi and unreadable, window against the serving budget, the observer's counters, the last commit), then
 // protections, refusals, the scheduler and the fold list (top-level, the whole tree, or the raw
 // units with their entry ids). The same text serves the `status` action and `/context`; unsafe
 // characters in it (a brief from an old record, a tool or file name) are escaped visibly. Pure.
@@ -10,6 +10,7 @@ import type { Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
 import { estimateTokens } from "../../wasm/index.ts";
 import { excerpt, plural } from "../actions/shared.ts";
+import type { SummarizedFold } from "../fold-forest.ts";
 import type { StatusModel } from "./model.ts";
 
 /** Fold lines per status page. */
@@ -35,7 +36,7 @@ function headline(m: StatusModel): string[] {
 			? `unknown until the next response, of the model's ${fmt(u.window)}-token window`
 			: `${fmt(u.tokens)} tokens = ${u.percent.toFixed(1)}% of the model's ${fmt(u.window)}-token window (${u.fromHost ? "Pi's context usage, as its footer shows" : m.occupancy.source})`;
 	const lines = [
-		`Folds: ${m.folds.length} (${m.collapsed} collapsed, ${m.folds.length - m.collapsed} expanded; ${snap.lattice.roots.length} top-level) · pending marks: ${snap.state.pendingMarks.size} (${m.scheduling.mode} scheduling)`,
+		`Folds: ${m.forest.total} · in the window ${m.folds.length} (${m.collapsed} collapsed, ${m.folds.length - m.collapsed} expanded; ${snap.lattice.roots.length} top-level) · summarized by Pi, still readable ${m.forest.summarized.length} · unreadable ${m.forest.unreadable.length} · pending marks: ${snap.state.pendingMarks.size} (${m.scheduling.mode} scheduling)`,
 		`Window: ${used} · serving budget ${fmt(budget.budgetTokens)} tokens (total ${fmt(budget.totalWindow)} from ${budget.totalWindowSource} − output reservation ${fmt(budget.outputReservation)})`,
 		`Requests ${t.baseline} (system prompt, tools and messages digested): ${c.requests} · pure appends ${c.appends} · identical ${c.identical} · rewrites ${c.rewrites} (unattributed ${c.unattributedRewrites}) · provider-side cache misses ${c.providerCacheMisses}`,
 	];
@@ -100,6 +101,13 @@ function foldLine(snap: Snapshot, fold: PlacedFold, indent: boolean): string {
 	return `${pad}${id} · ${fold.record.kind} · depth ${fold.depth} · parent ${fold.parent ?? "-"} · ${plural(fold.record.leafIds.length, "leaf", "leaves")} · ${plural(fold.record.sourceBytes, "byte")} · ${shown}${hidden}${prot} · "${excerpt(fold.record.brief, 90)}"`;
 }
 
+/** A fold Pi's compaction summarized: its record, nested among the other summarized folds. */
+function summarizedLine(fold: SummarizedFold, indent: boolean): string {
+	const r = fold.record;
+	const pad = indent ? "  ".repeat(fold.depth) : "";
+	return `${pad}${r.id} · ${r.kind} · depth ${fold.depth} · parent ${fold.parent ?? "-"} · ${plural(r.leafIds.length, "leaf", "leaves")} · ${plural(r.sourceBytes, "byte")} · summarized by Pi, still readable (peek or search it) · "${excerpt(r.brief, 90)}"`;
+}
+
 /** One line per raw unit outside every collapsed fold: kind, entry ids, size, a short excerpt. */
 function rawUnits(snap: Snapshot): string[] {
 	const visible = new Set<string>();
@@ -131,9 +139,16 @@ function titleOf(request: StatusRequest): string {
 function listing(m: StatusModel, request: StatusRequest): { lines: string[]; page: number; pages: number } {
 	const entries = request.detail === "entries";
 	const tree = request.detail === "tree";
+	// Summarized folds first: Pi's compaction summarizes the oldest entries.
+	const summarized = (tree ? m.forest.summarized : m.forest.summarized.filter((f) => f.parent === null)).map((f) =>
+		summarizedLine(f, tree),
+	);
 	const items = entries
 		? rawUnits(m.snap)
-		: (tree ? m.folds : m.folds.filter((f) => f.parent === null)).map((f) => foldLine(m.snap, f, tree));
+		: [
+				...summarized,
+				...(tree ? m.folds : m.folds.filter((f) => f.parent === null)).map((f) => foldLine(m.snap, f, tree)),
+			];
 	const pages = Math.max(1, Math.ceil(items.length / STATUS_PAGE_SIZE));
 	const page = Math.min(Math.max(1, request.page ?? 1), pages);
 	// An explicit listing always says which page it is, even empty (a reader pages by it).
@@ -161,8 +176,8 @@ export function renderStatus(
 			`Tool results shown as excerpts this session: ${t.evidence.written} (${t.evidence.refused} left whole at the cap)`,
 		);
 	lines.push(...protectionLines(snap));
-	if (snap.unplaced.length > 0)
-		lines.push(`Not placeable on this branch: ${snap.unplaced.map((u) => `${u.id} (${u.reason})`).join("; ")}`);
+	if (m.forest.unreadable.length > 0)
+		lines.push(`Unreadable: ${m.forest.unreadable.map((u) => `${u.record.id} (${u.reason})`).join("; ")}`);
 	if (snap.view.foreign.size > 0)
 		lines.push(`Overridden by another author's context edit: ${[...snap.view.foreign].join(", ")}`);
 	lines.push(...schedulingLines(m));
@@ -176,7 +191,10 @@ export function renderStatus(
 		text,
 		details: {
 			action: "status",
-			folds: m.folds.length,
+			folds: m.forest.total,
+			inWindow: m.folds.length,
+			summarized: m.forest.summarized.length,
+			unreadable: m.forest.unreadable.map((u) => ({ id: u.record.id, reason: u.reason })),
 			collapsed: m.collapsed,
 			pendingMarks: snap.state.pendingMarks.size,
 			scheduling: m.scheduling,
