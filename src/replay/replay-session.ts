@@ -5,18 +5,21 @@
 // them (their whole request fresh, no cache, at the session's prices), their text the built-in
 // brief (replay-briefs.ts). A pi-fold request the estimate puts over the window is reported as an
 // overflow, never priced silently. The simulator counts characters / 4; to put its estimates in
-// the session's own tokens, the session is also simulated as it ran (compactions and all) and every
-// estimate scaled by the file's recorded prompt tokens over that simulation's (the calibration),
-// whose bill at the same prices is reported beside the recorded one as the estimator's check.
+// the session's own tokens, the session is also simulated as it ran (compactions and all) and an
+// intercept and a slope are fitted from that simulation's request sizes to the file's recorded
+// ones (replay-calibration.ts); its bill at the same prices is reported beside the recorded one as the
+// estimator's check. The runtime's meter is told the calibrated bills, as a live session learns the
+// provider's counts, so the policy sizes its commits and its fence in the session's tokens.
 // Pure apart from the in-memory store.
 
 import { type PiFoldOptions, type ResolvedOptions, resolveOptions } from "../options/index.ts";
 import { FoldRuntime, type ModelInfo } from "../runtime/index.ts";
-import { drive, MemoryStore, PrefixCache, type SimRequest, SimSession } from "../simulate/index.ts";
+import { drive, MemoryStore, PrefixCache, type SimRequest, SimSession, type SimUsage } from "../simulate/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
 import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
 import { impliedPrices, type NativeFigures, nativeFigures, type Prices, type promptOf } from "./recorded-session.ts";
 import { type BriefBill, BriefMeter } from "./replay-briefs.ts";
+import { type Calibration, calibratedBill, fitCalibration } from "./replay-calibration.ts";
 import type { SessionFile } from "./session-file.ts";
 
 /** Output tokens reserved per request when the caller does not say (Pi's default reserve). */
@@ -94,8 +97,8 @@ export interface ReplayResult {
 		readonly summaries: number;
 		readonly from: "the file" | "the prices";
 	};
-	/** Recorded prompt tokens over the simulator's count of the same requests as they ran. */
-	readonly calibration: number;
+	/** From the simulator's count of a request to the session's tokens, fitted on the session as it ran. */
+	readonly calibration: Calibration;
 	/** The session as it ran, estimated the way pi-fold's replay is: the estimator's check. */
 	readonly check: { readonly prompt: number; readonly cost: number };
 	readonly pifold: PiFoldFigures;
@@ -160,22 +163,33 @@ function foldFigures(runtime: FoldRuntime, session: SimSession) {
 	};
 }
 
-/** The calibration (recorded prompt tokens over the simulator's count of the session as it ran) and the check. */
+/** The calibration (fitted from the simulator's count of the session as it ran to its recorded prompts) and the check. */
 function calibrate(file: SessionFile, native: NativeFigures, model: SimModel, ttl: number, price: Pricing) {
 	const recorded = simulateRecorded(file, model, ttl);
-	const simulated = recorded.reduce((n, r) => n + r.prompt, 0);
-	const calibration = simulated > 0 ? native.prompts.reduce((n, p) => n + p.prompt, 0) / simulated : 1;
+	const calibration = fitCalibration(
+		recorded.flatMap((r, i) => {
+			const prompt = native.prompts[i]?.prompt;
+			return prompt === undefined ? [] : [{ simulated: r.prompt, recorded: prompt }];
+		}),
+	);
 	const check = { prompt: 0, cost: 0 };
 	recorded.forEach((r, i) => {
-		check.prompt += r.prompt * calibration;
+		const c = calibratedBill(calibration, { promptTokens: r.prompt, cacheRead: r.cacheRead });
+		check.prompt += c.prompt;
 		const output = native.prompts[i]?.output ?? 0;
-		check.cost += costOf(r.fresh * calibration, r.cacheRead * calibration, output, price.prices, price.fresh);
+		check.cost += costOf(c.fresh, c.cacheRead, output, price.prices, price.fresh);
 	});
 	return { calibration, check };
 }
 
 /** The branch's messages driven through a FoldRuntime over a simulated session (no model calls). */
-async function runPiFold(file: SessionFile, options: ReplayOptions, model: SimModel, ttl: number) {
+async function runPiFold(
+	file: SessionFile,
+	options: ReplayOptions,
+	model: SimModel,
+	ttl: number,
+	calibration: Calibration,
+) {
 	const messages = replayMessages(file.branch, file.entries);
 	const resolved = resolveOptions({
 		...options.options,
@@ -190,7 +204,12 @@ async function runPiFold(file: SessionFile, options: ReplayOptions, model: SimMo
 		systemPrompt: systemPromptOf(file.branch),
 		...(resolved.summarizer === "deterministic" ? {} : { writeBrief: briefs.writer() }),
 	});
-	const result = await drive(runtime, session, messages, { cacheTtlMs: ttl });
+	// The meter learns the provider's counts from the calibrated bills, as a live session would.
+	const bill = (u: SimUsage): SimUsage => {
+		const c = calibratedBill(calibration, u);
+		return { promptTokens: c.prompt, cacheRead: c.cacheRead, fresh: c.fresh, output: u.output };
+	};
+	const result = await drive(runtime, session, messages, { cacheTtlMs: ttl, bill });
 	return { messages, runtime, session, result, briefs };
 }
 
@@ -209,7 +228,7 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 		...(priced ? { cost: prices } : {}),
 	};
 	const { calibration, check } = calibrate(file, native, model, ttl, price);
-	const run = await runPiFold(file, options, model, ttl);
+	const run = await runPiFold(file, options, model, ttl, calibration);
 	const requests = estimated(run.result.requests, run.messages, calibration, prices, price.fresh);
 	const total = (pick: (r: EstimatedRequest) => number) => requests.reduce((n, r) => n + pick(r), 0);
 	const budget = model.contextWindow - model.maxTokens;
@@ -238,7 +257,7 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 			cost: total((r) => r.cost),
 			peak: requests.reduce((m, r) => Math.max(m, r.prompt), 0),
 			...foldFigures(run.runtime, run.session),
-			briefs: run.briefs.bill(calibration, prices),
+			briefs: run.briefs.bill(calibration.slope, prices),
 			overflows,
 			stopped: run.result.stopped ? stopped : null,
 			problems: [
@@ -253,7 +272,7 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 function estimated(
 	requests: readonly SimRequest[],
 	messages: readonly { message: TranscriptMessage }[],
-	calibration: number,
+	calibration: Calibration,
 	prices: Prices,
 	pFresh: number,
 ): EstimatedRequest[] {
@@ -268,11 +287,10 @@ function estimated(
 			const reply = messages[r.at]?.message as { usage?: Parameters<typeof promptOf>[0] } | undefined;
 			const usage = reply?.usage;
 			const output = usage?.output ?? 0;
-			const fresh = r.fresh * calibration;
-			const cacheRead = r.cacheRead * calibration;
+			const { prompt, fresh, cacheRead } = calibratedBill(calibration, r);
 			return {
 				reply: replyOrdinal.get(r.at) ?? 0,
-				prompt: r.promptTokens * calibration,
+				prompt,
 				fresh,
 				cacheRead,
 				output,

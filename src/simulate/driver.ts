@@ -78,6 +78,8 @@ export interface DriveOptions {
 	 * "recorded" the usage a recorded reply carries (a real session's), when it has one.
 	 */
 	readonly usage?: "simulated" | "recorded";
+	/** The provider's bill the runtime is told, from the simulator's (default: the simulator's own; the replay's calibration). */
+	readonly bill?: (usage: SimUsage) => SimUsage;
 	/** Called after each billed request with the messages the provider got (progress, assertions). */
 	readonly onRequest?: (request: SimRequest, messages: readonly TranscriptMessage[]) => void;
 	/** Pi's native compaction settings (default: off, as in the tests' Pi sessions; a manual /compact still runs). */
@@ -143,7 +145,8 @@ class Replay {
 		}
 		const system: TranscriptMessage = { role: "system", content: host.systemPrompt() };
 		const usage = this.cache.request([system, ...conversation], host.now(), JSON.stringify(reply.content ?? "").length);
-		runtime.recordUsage(this.options.usage === "recorded" ? (recordedUsage(reply) ?? asUsage(usage)) : asUsage(usage));
+		const billed = asUsage(this.options.bill ? this.options.bill(usage) : usage);
+		runtime.recordUsage(this.options.usage === "recorded" ? (recordedUsage(reply) ?? billed) : billed);
 		const request = {
 			...usage,
 			at,

@@ -118,8 +118,8 @@ describe("replaying a session where Pi's native compaction ran", () => {
 	});
 
 	it("estimates the session as it ran close to what it recorded (the faux provider counts as the simulator does)", () => {
-		expect(result.calibration).toBeGreaterThan(0.9);
-		expect(result.calibration).toBeLessThan(1.1);
+		expect(result.calibration.slope).toBeGreaterThan(0.9);
+		expect(result.calibration.slope).toBeLessThan(1.1);
 		const recorded = result.native.prompts.reduce((a, p) => a + p.prompt, 0);
 		expect(result.check.prompt).toBeCloseTo(recorded, -1);
 	});
@@ -147,6 +147,33 @@ describe("what the replay prices and reports", () => {
 			...options,
 		});
 
+	it("fits the constant every request carries that the file does not (system prompt, tools), and folds in the session's tokens", async () => {
+		// A provider that bills 3,000 tokens more on every request than the file's messages hold.
+		const withHead = readFileSync(compacted, "utf8")
+			.split("\n")
+			.map((t) => {
+				if (!t.includes('"usage"')) return t;
+				const e = JSON.parse(t) as { message?: { role?: string; usage?: Record<string, number> } };
+				const u = e.message?.usage;
+				if (u && e.message?.role === "assistant") u.cacheRead = (u.cacheRead ?? 0) + 3_000;
+				return JSON.stringify(e);
+			})
+			.join("\n");
+		const r = await replaySession(parseSessionFile(withHead), { window: WINDOW, maxOutput: 4096 });
+		expect(r.calibration.intercept).toBeGreaterThan(2_700);
+		expect(r.calibration.intercept).toBeLessThan(3_300);
+		expect(r.calibration.slope).toBeGreaterThan(0.95);
+		expect(r.calibration.slope).toBeLessThan(1.05);
+		const recorded = r.native.prompts.reduce((a, p) => a + p.prompt, 0);
+		expect(Math.abs(r.check.prompt - recorded) / recorded).toBeLessThan(0.01);
+		// The policy learns the constant from the bills, as a live session would: at a 6,000-token window
+		// no request it sends is over the window in the session's tokens (told the simulator's bills, 7 were).
+		const small = await replaySession(parseSessionFile(withHead), { window: 6_000, maxOutput: 500 });
+		expect(small.pifold.stopped).toBeNull();
+		expect(small.pifold.overflows).toEqual([]);
+		expect(small.pifold.peak).toBeLessThanOrEqual(6_000);
+	});
+
 	it("prices the briefs the session model would write, uncached, and none when briefs are built in", async () => {
 		// Nothing here is read-only: only spans and chapters fold, and those get written briefs.
 		const written = await replayed();
@@ -160,21 +187,14 @@ describe("what the replay prices and reports", () => {
 	});
 
 	it("reports each request it estimates over the window as an overflow, never silently", async () => {
-		// A provider that bills three times the simulator's count (a calibration of about 3): requests the
-		// policy keeps inside its limit by its own count land over the window in the session's tokens.
-		const inflated = readFileSync(compacted, "utf8")
-			.split("\n")
-			.map((t) => {
-				if (!t.includes('"usage"')) return t;
-				const e = JSON.parse(t) as { message?: { usage?: Record<string, number> } };
-				const u = e.message?.usage;
-				if (u) for (const k of ["input", "cacheRead", "cacheWrite", "totalTokens"]) if (k in u) u[k] = (u[k] ?? 0) * 3;
-				return JSON.stringify(e);
-			})
-			.join("\n");
-		const tight = await replaySession(parseSessionFile(inflated), { window: WINDOW, maxOutput: 4096 });
-		expect(tight.calibration).toBeGreaterThan(2.5);
-		const over = tight.pifold.requests.filter((r) => r.prompt > WINDOW).map((r) => r.reply);
+		// A window barely larger than one probe result: the newest batch fits alone, so the fence lets
+		// the request go, but the request carrying it does not fit.
+		const tight = await replaySession(parseSessionFile(readFileSync(compacted, "utf8")), {
+			window: 1_500,
+			maxOutput: 100,
+		});
+		expect(tight.pifold.stopped).toBeNull();
+		const over = tight.pifold.requests.filter((r) => r.prompt > 1_500).map((r) => r.reply);
 		expect(over.length).toBeGreaterThan(0);
 		expect(tight.pifold.overflows).toEqual(over);
 		const text = renderReplay(tight, "s.jsonl");
