@@ -66,12 +66,19 @@ export function expandAllText(plan: ExpandAllPlan, commandName: string): string 
 				: "Nothing to expand: this branch has no folds.",
 		);
 	else {
-		const parts = [`Expanding ${plural(plan.expand.length, "fold")}`];
+		const parts: string[] = [];
+		if (plan.expand.length > 0) parts.push(`Expanding ${plural(plan.expand.length, "fold")}`);
 		if (plan.open.length > 0) parts.push(`${plural(plan.open.length, "fold")} already expanded`);
-		if (plan.marks.length > 0) parts.push(`withdrew ${plural(plan.marks.length, "pending mark")}`);
-		lines.push(
-			`${parts.join("; ")}. The model sees the original entries after the agent's next turn; undo one with /${commandName} refold <fold-id>.`,
-		);
+		if (plan.marks.length > 0)
+			parts.push(`withdrew ${plural(plan.marks.length, "pending mark")} (not yet folded in the window)`);
+		if (parts.length > 0) {
+			const first = parts.join("; ");
+			const lands =
+				plan.expand.length > 0
+					? ` The model sees the original entries after the agent's next turn; undo one with /${commandName} refold <fold-id>.`
+					: "";
+			lines.push(`${first.charAt(0).toUpperCase()}${first.slice(1)}.${lands}`);
+		}
 	}
 	for (const r of plan.refused) lines.push(`Not expanded: ${r.reason}. It stays folded, with any folds inside it.`);
 	for (const u of plan.unplaced)
