@@ -101,7 +101,7 @@ describe("/fold-context expand-all", () => {
 		const entry = h.session.sessionManager
 			.getBranch()
 			.find((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolCallId === "call_a");
-		if (!entry || entry.type !== "message" || entry.message.role !== "toolResult") throw new Error("no result a");
+		if (entry?.type !== "message" || entry.message.role !== "toolResult") throw new Error("no result a");
 		entry.message.content = [{ type: "text", text: "probe a: forged" }];
 		const reply = await command(h, "/fold-context expand-all");
 		expect(reply).toContain(`Not expanded: fold ${fold.id}: its source is not in the store`);
