@@ -5,10 +5,12 @@
 // cannot be verified stays folded and is named. Pending marks are withdrawn (they would fold again
 // at a later commit). Each restore is recorded exactly as an expand is (one `expand` record per
 // fold, actor human), so the next commit lands them all in one rewrite and the undo is `refold`.
-// The runtime appends the records.
+// Automatic folding then pauses in this process (the ladder and the rescue would fold again before
+// the human uninstalls); when the session whole would not fit pi-fold's budget, the reply says Pi's
+// own compaction will make it fit. The runtime appends the records.
 
 import { errorMessage } from "../common/index.ts";
-import type { Snapshot } from "../policy/index.ts";
+import { buildSnapshot, type Snapshot, windowTokens } from "../policy/index.ts";
 import type { ActionResult } from "./actions/shared.ts";
 import { plural } from "./actions/shared.ts";
 import { readBoundSource } from "./bound-source.ts";
@@ -27,6 +29,14 @@ export interface ExpandAllPlan {
 	readonly marks: readonly string[];
 	/** Folds in state that are not on this transcript (a compaction summarized their entries). */
 	readonly unplaced: readonly { readonly id: string; readonly reason: string }[];
+	/** Estimated tokens the expands bring back into the window. */
+	readonly growth: number;
+}
+
+/** The window with the session whole against pi-fold's budget, when it does not fit (estimated tokens). */
+export interface Overflow {
+	readonly whole: number;
+	readonly budget: number;
 }
 
 /** Plans expand-all over one snapshot: reads (and verifies) each collapsed fold's source once. */
@@ -53,11 +63,20 @@ export async function planExpandAll(snap: Snapshot, store: SourceStore): Promise
 			blocked.add(id);
 		}
 	}
-	return { expand, open, refused, marks: [...snap.state.pendingMarks.keys()], unplaced: snap.unplaced };
+	const opened = buildSnapshot(
+		snap.view,
+		{ ...snap.state, expanded: new Set([...snap.state.expanded, ...expand]) },
+		snap.known,
+		snap.budget,
+	);
+	const growth = Math.max(0, windowTokens(opened).total - windowTokens(snap).total);
+	return { expand, open, refused, marks: [...snap.state.pendingMarks.keys()], unplaced: snap.unplaced, growth };
 }
 
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
 /** The plan in plain words, for the human. */
-export function expandAllText(plan: ExpandAllPlan, commandName: string): string {
+export function expandAllText(plan: ExpandAllPlan, commandName: string, overflow?: Overflow): string {
 	const lines: string[] = [];
 	if (plan.expand.length === 0 && plan.refused.length === 0 && plan.marks.length === 0)
 		lines.push(
@@ -85,17 +104,30 @@ export function expandAllText(plan: ExpandAllPlan, commandName: string): string 
 		lines.push(
 			`Not expanded: fold ${u.id} is not in the context (${u.reason}); /${commandName} peek ${u.id} reads it.`,
 		);
+	if (overflow)
+		lines.push(
+			`The session whole is ~${fmt(overflow.whole)} tokens, more than pi-fold's budget of ~${fmt(overflow.budget)}: Pi's own compaction will summarize the oldest part to make it fit, as it would without pi-fold.`,
+		);
+	lines.push(
+		"Automatic folding is paused until pi-fold is loaded again (/reload or a restart), so nothing folds before you uninstall it; folds you ask for still work.",
+	);
 	return lines.join("\n");
 }
 
 /** Runs expand-all for the human under the runtime's lock: plans, then records each expand and unmark. */
 export function expandAll(runtime: FoldRuntime, host: Host): Promise<ActionResult> {
 	return runtime.exclusive(async () => {
-		const plan = await planExpandAll(runtime.snapshot(host), runtime.store(host));
+		const snap = runtime.snapshot(host);
+		const plan = await planExpandAll(snap, runtime.store(host));
 		for (const foldId of plan.marks) runtime.decide(host, { kind: "unmark", actor: "human", foldId });
 		for (const foldId of plan.expand) runtime.decide(host, { kind: "expand", actor: "human", foldId });
+		// Nothing may fold again before the human uninstalls: the ladder and the rescue stop here.
+		runtime.holdAutomatic(`/${runtime.options.commandNames.fold} expand-all asked for the session whole`);
+		const whole = runtime.windowEstimate(host, snap) + plan.growth;
+		const budget = runtime.estimatedBudget(host);
+		const overflow = plan.expand.length > 0 && whole > budget ? { whole, budget } : undefined;
 		return {
-			text: expandAllText(plan, runtime.options.commandNames.fold),
+			text: expandAllText(plan, runtime.options.commandNames.fold, overflow),
 			details: {
 				action: "expand-all",
 				expanded: plan.expand,
@@ -104,7 +136,7 @@ export function expandAll(runtime: FoldRuntime, host: Host): Promise<ActionResul
 				refused: plan.refused,
 				unplaced: plan.unplaced.map((u) => u.id),
 			},
-			...(plan.refused.length > 0 ? { isError: true } : {}),
+			...(plan.refused.length > 0 || overflow ? { isError: true } : {}),
 		};
 	});
 }

@@ -23,6 +23,9 @@ import {
 
 afterAll(cleanupTempDirs);
 
+const PAUSED =
+	"Automatic folding is paused until pi-fold is loaded again (/reload or a restart), so nothing folds before you uninstall it; folds you ask for still work.";
+
 const KEYS = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
 
 async function command(h: Harness, line: string): Promise<string> {
@@ -68,7 +71,8 @@ describe("/fold-context expand-all", () => {
 
 		const reply = await command(h, "/fold-context expand-all");
 		expect(reply).toBe(
-			"Expanding 4 folds. The model sees the original entries after the agent's next turn; undo one with /fold-context refold <fold-id>.",
+			"Expanding 4 folds. The model sees the original entries after the agent's next turn; undo one with /fold-context refold <fold-id>.\n" +
+				PAUSED,
 		);
 		h.script([callProbes("k"), say("done")]);
 		await h.run("go on");
@@ -81,7 +85,7 @@ describe("/fold-context expand-all", () => {
 		expect(h.runtime.snapshot(h.host()).state.expanded.size).toBe(4);
 		expect(h.runtime.telemetry.view().counters.unattributedRewrites).toBe(0);
 		expect(await command(h, "/fold-context expand-all")).toBe(
-			"Nothing to expand: all 4 folds on this branch are already expanded.",
+			`Nothing to expand: all 4 folds on this branch are already expanded.\n${PAUSED}`,
 		);
 	});
 
@@ -121,9 +125,9 @@ describe("/fold-context expand-all under cost scheduling", () => {
 		let reads = 0;
 		let after = false;
 		let small = 0;
-		// Reads until the ladder has folded; after expand-all, one small read and a reply.
+		// Reads until the ladder has folded; after expand-all, five more reads (nothing folds again) and a reply.
 		const step = () => {
-			if (after) return small++ === 0 ? callProbes("small") : say("done");
+			if (after) return small++ < 5 ? callProbes(`more${small}`) : say("done");
 			const folds = h.runtime.snapshot(h.host()).state.folds.size;
 			return folds === 0 && reads < 60 ? callProbes(`big${reads++}`) : say("enough");
 		};
