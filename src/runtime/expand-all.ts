@@ -122,7 +122,7 @@ export function expandAll(runtime: FoldRuntime, host: Host): Promise<ActionResul
 		for (const foldId of plan.marks) runtime.decide(host, { kind: "unmark", actor: "human", foldId });
 		for (const foldId of plan.expand) runtime.decide(host, { kind: "expand", actor: "human", foldId });
 		// Nothing may fold again before the human uninstalls: the ladder and the rescue stop here.
-		runtime.holdAutomatic(`/${runtime.options.commandNames.fold} expand-all asked for the session whole`);
+		runtime.automaticHold = `/${runtime.options.commandNames.fold} expand-all asked for the session whole`;
 		const whole = runtime.windowEstimate(host, snap) + plan.growth;
 		const budget = runtime.estimatedBudget(host);
 		const overflow = plan.expand.length > 0 && whole > budget ? { whole, budget } : undefined;
