@@ -2,8 +2,9 @@
 // every context edit pi-fold made is undone, and the session reads whole with pi-fold uninstalled.
 // pi-fold's own edits are the `context_edit` runs right before each of its `commit` records (on the
 // record's parent chain, in the record's order), found under any entry-type prefix (every
-// `<prefix>:decision` custom type). They are removed, and an entry whose parent was removed hangs
-// from the nearest entry kept, so every branch stays connected and the last entry (the one Pi opens)
+// `<prefix>:decision` custom type). They are removed, all but those that hide pi-fold's own commit
+// receipts (`<prefix>:receipt` messages stay hidden, as they were), and an entry whose parent was
+// removed hangs from the nearest entry kept, so every branch stays connected and the last entry (the one Pi opens)
 // stays last. Before anything is removed, each fold whose entries an edit covered is verified: its
 // source is rebuilt from the file's own entries (the message each contributes to the context, as Pi
 // converts it, serialized as the fold's source was: src/lattice `foldSource`) and must hash to the
@@ -26,6 +27,8 @@ export interface UnfoldPlan {
 	readonly text: string;
 	/** pi-fold's context edits removed. */
 	readonly removed: number;
+	/** pi-fold's edits kept: they hide its own commit receipts (pi-fold's messages, not the session's). */
+	readonly keptReceiptEdits: number;
 	/** Folds whose source was rebuilt from the file's entries and verified. */
 	readonly verified: number;
 	/** Entries hung from a new parent (the one before the removed run). */
@@ -131,7 +134,23 @@ export function planUnfold(text: string): UnfoldPlan {
 	const lines = text.split("\n");
 	const types = new Set<string>();
 	for (const e of file.entries) if (e.type === "custom" && e.customType.endsWith(":decision")) types.add(e.customType);
+	const receipts = new Set(
+		file.entries
+			.filter(
+				(e) =>
+					e.type === "custom_message" &&
+					e.customType.endsWith(":receipt") &&
+					types.has(`${e.customType.slice(0, -":receipt".length)}:decision`),
+			)
+			.map((e) => e.id),
+	);
 	const own = ownEdits(file.entries, types);
+	let keptReceiptEdits = 0;
+	for (const [id, edit] of own)
+		if (edit.type === "context_edit" && receipts.has(edit.targetId) && edit.replacement === null) {
+			own.delete(id);
+			keptReceiptEdits++;
+		}
 	const raws = new Map(file.entries.map((e) => [e.id, JSON.parse(lines[e.line - 1] as string) as Raw]));
 	const targets = new Set([...own.values()].map((e) => (e.type === "context_edit" ? e.targetId : "")));
 	const folds = [...foldsOf(file.entries, types).values()].filter((f) => f.leafIds.some((id) => targets.has(id)));
@@ -159,6 +178,7 @@ export function planUnfold(text: string): UnfoldPlan {
 	return {
 		text: out.filter((_, i) => !dropped.has(i)).join("\n"),
 		removed: own.size,
+		keptReceiptEdits,
 		verified: folds.length,
 		reparented,
 		decisionTypes: [...types],

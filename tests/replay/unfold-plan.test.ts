@@ -100,6 +100,41 @@ describe("planUnfold", () => {
 		expect(plan.text).toContain('"id":"x1"');
 	});
 
+	it("keeps the edits that hide pi-fold's own commit receipts, and removes the rest of their run", () => {
+		const lines = session();
+		lines.splice(4, 0, {
+			type: "custom_message",
+			id: "rc",
+			parentId: "u3",
+			timestamp: T,
+			customType: "pi-fold:receipt",
+			content: "[receipt]",
+		});
+		(lines[5] as { parentId: string }).parentId = "rc";
+		lines.splice(7, 0, {
+			type: "context_edit",
+			id: "e0",
+			parentId: "e1",
+			timestamp: T,
+			targetId: "rc",
+			replacement: null,
+		});
+		(lines[8] as { parentId: string }).parentId = "e0";
+		(lines[9] as { data: { edits: unknown[] } }).data.edits = [
+			{ targetId: "u1" },
+			{ targetId: "rc" },
+			{ targetId: "u2" },
+		];
+		const plan = planUnfold(text(lines));
+		expect(plan).toMatchObject({ removed: 2, keptReceiptEdits: 1, verified: 1 });
+		const out = plan.text
+			.split("\n")
+			.filter(Boolean)
+			.map((l) => JSON.parse(l) as Line);
+		expect(out.filter((l) => l.type === "context_edit").map((l) => [l.id, l.parentId])).toEqual([["e0", "r1"]]);
+		expect(out.find((l) => l.id === "c1")?.parentId).toBe("e0");
+	});
+
 	it("does not take an edit run that differs from the commit's own list", () => {
 		const lines = session();
 		(lines[7] as { data: { edits: unknown[] } }).data.edits = [{ targetId: "u3" }, { targetId: "u2" }];

@@ -112,10 +112,14 @@ export async function main(argv: string[]): Promise<number> {
 	writeAtomically(out, plan.text, input.mode);
 	const edits = `${plan.removed.toLocaleString("en-US")} pi-fold context edit${plan.removed === 1 ? "" : "s"}`;
 	const folds = `${plan.verified.toLocaleString("en-US")} fold${plan.verified === 1 ? "" : "s"} verified against the file's entries`;
+	const kept =
+		plan.keptReceiptEdits > 0
+			? `; kept ${plan.keptReceiptEdits.toLocaleString("en-US")} that hide pi-fold's own commit receipts`
+			: "";
 	process.stdout.write(
 		plan.removed === 0
 			? `${path}: no pi-fold context edits to undo; wrote an unchanged copy to ${out}\n`
-			: `${path}: undid ${edits} (${folds}); wrote ${out}\n`,
+			: `${path}: undid ${edits} (${folds}${kept}); wrote ${out}\n`,
 	);
 	return 0;
 }
