@@ -84,6 +84,10 @@ describe("/fold-context expand-all", () => {
 		for (const k of KEYS) expect(JSON.stringify(after.messages)).toContain(probeResultText(k));
 		expect(h.runtime.snapshot(h.host()).state.expanded.size).toBe(4);
 		expect(h.runtime.telemetry.view().counters.unattributedRewrites).toBe(0);
+		// The human's /context says why nothing folds on its own any more.
+		expect(await command(h, "/context")).toContain(
+			"Automatic folding is paused: /fold-context expand-all asked for the session whole",
+		);
 		expect(await command(h, "/fold-context expand-all")).toBe(
 			`Nothing to expand: all 4 folds on this branch are already expanded.\n${PAUSED}`,
 		);
