@@ -116,7 +116,7 @@ describe("pi-fold unfold, the built bin in a fresh process", () => {
 		);
 	});
 
-	it("refuses a missing file, a file that is not a session and a fold whose entries changed, writing nothing", async () => {
+	it("refuses a missing file, a file that is not a session, an output it cannot write and a fold whose entries changed", async () => {
 		const dir = tempDir("pi-fold-unfold-bad-");
 		const out = join(dir, "out.jsonl");
 		const missing = unfold(join(dir, "nope.jsonl"), "--out", out);
@@ -134,6 +134,11 @@ describe("pi-fold unfold, the built bin in a fresh process", () => {
 		);
 
 		const { file } = await recordedSession();
+		const nowhere = unfold(file, "--out", join(dir, "no-such-folder", "out.jsonl"));
+		expect(nowhere).toMatchObject({ code: 1, stdout: "" });
+		expect(nowhere.stderr).toBe(
+			`pi-fold: unfold: cannot write ${join(dir, "no-such-folder", "out.jsonl")} (ENOENT); ${file} is unchanged\n`,
+		);
 		const lines = readFileSync(file, "utf8").split("\n");
 		const at = lines.findIndex((l) => l.includes('"toolCallId":"call_a"') && l.includes('"role":"toolResult"'));
 		lines[at] = (lines[at] as string).replace(probeResultText("a"), "probe a: forged");

@@ -109,7 +109,13 @@ export async function main(argv: string[]): Promise<number> {
 		process.stdout.write(`${path}: no pi-fold context edits to undo; the file is unchanged\n`);
 		return 0;
 	}
-	writeAtomically(out, plan.text, input.mode);
+	try {
+		writeAtomically(out, plan.text, input.mode);
+	} catch (error) {
+		throw new InputError(
+			`cannot write ${out} (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${path} is unchanged`,
+		);
+	}
 	const edits = `${plan.removed.toLocaleString("en-US")} pi-fold context edit${plan.removed === 1 ? "" : "s"}`;
 	const folds = `${plan.verified.toLocaleString("en-US")} fold${plan.verified === 1 ? "" : "s"} verified against the file's entries`;
 	const kept =
