@@ -23,6 +23,7 @@ const COMMANDS: Record<string, string> = {
 	bench: "hashing and token-estimator benchmarks, as ratios against peers",
 	demo: "the offline session benchmark (needs the Pi packages)",
 	replay: "a Pi session file replayed offline through pi-fold, beside the session as it ran",
+	unfold: "a Pi session file with every pi-fold context edit undone (before uninstalling pi-fold)",
 };
 
 function hasCommand(name: string): boolean {

@@ -2,7 +2,8 @@
 // the plain-words views (src/runtime/status: a headline with the window as Pi's footer shows it,
 // then folds, the fold tree or the unfolded entries; the details behind it). `/fold-context
 // <fold|expand|refold|peek|unmark> ...` records a decision the agent's next turn brings into the
-// model's context, and says so in slash-command words; `/fold-context adopt` vouches for held
+// model's context, and says so in slash-command words; `/fold-context expand-all` restores every
+// fold of the branch (before uninstalling pi-fold: README "Uninstall"); `/fold-context adopt` vouches for held
 // decision records; `/fold-context search <text>` searches folded history (recording nothing);
 // `/fold-context config` shows each effective option and where it came from.
 // Output goes to the UI (notify) or, without a UI (print/json mode), to stdout, with unsafe
@@ -77,7 +78,7 @@ export function registerCommands(pi: ExtensionAPI, piFold: PiFold, settings: PiF
 	});
 	pi.registerCommand(fold, {
 		description:
-			"Fold, expand, refold, peek or unmark by id, search folded history, adopt held records, show the settings: fold <first> [last] [brief] | expand|refold|peek|unmark <fold-id> | search <text> | adopt | config",
+			"Fold, expand, refold, peek or unmark by id, restore every fold, search folded history, adopt held records, show the settings: fold <first> [last] [brief] | expand|refold|peek|unmark <fold-id> | expand-all | search <text> | adopt | config",
 		getArgumentCompletions: (prefix) => {
 			const words = prefix.trimStart().split(/\s+/);
 			if (words.length > 1) return null;

@@ -1,7 +1,9 @@
 // Replay layer: a recorded Pi session file read without Pi (session-file.ts), what happened in it
 // from its own usage (recorded-session.ts), the same messages replayed offline through pi-fold's policy with
 // no model calls (replay-session.ts, on src/simulate), and the side-by-side text and chart (replay-report.ts).
-// `pi-fold replay` (src/cli/commands/replay.ts) does the file I/O.
+// `pi-fold replay` (src/cli/commands/replay.ts) does the file I/O. The plan of `pi-fold unfold`
+// (unfold-plan.ts: pi-fold's context edits undone, each fold verified against the file's entries;
+// src/cli/commands/unfold.ts writes it).
 export { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
 export {
 	billedReplies,
@@ -30,3 +32,4 @@ export {
 	type SessionFile,
 	SessionFileError,
 } from "./session-file.ts";
+export { contextMessageOf, planUnfold, UnfoldError, type UnfoldPlan } from "./unfold-plan.ts";

@@ -4,12 +4,17 @@
 // ids must equal the fold's leafIds, and the fold id of those entries (src/lattice `foldId`) must be
 // the fold's own id. A record that points a fold at another fold's blob is refused by name. A
 // fold that passed once is remembered per store (peek then reads only the slice it needs). The
-// store does the reads.
+// store does the reads. When the store has no blob for a fold, its source is rebuilt from the
+// session's own entries (session-source.ts) and verified against the recorded digest instead, so a
+// session whose store is gone is never stranded; a blob that is there but damaged is refused.
 
 import { errorMessage } from "../common/index.ts";
 import { type FoldRecord, foldId, parseFoldSource } from "../lattice/index.ts";
+import type { BranchView } from "../policy/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
+import { snapUtf8Range } from "../wasm/index.ts";
 import type { SourceStore } from "./ports.ts";
+import { sessionSource } from "./session-source.ts";
 
 const bound = new WeakMap<SourceStore, Set<string>>();
 
@@ -35,9 +40,33 @@ export function bindingProblem(fold: FoldRecord, entries: readonly TranscriptEnt
 	return null;
 }
 
-/** Reads, verifies and parses `fold`'s source, and requires it to be this fold's; throws naming the fold. */
-export async function readBoundSource(store: SourceStore, fold: FoldRecord): Promise<TranscriptEntry[]> {
-	const source = await store.read(fold.sourceSha256, `fold ${fold.id}`, fold.sourceBytes);
+/** Where a verified source came from: the fold store, or the session's own entries (no blob stored). */
+export type SourceOrigin = "store" | "session";
+
+/** The verified text of `fold`'s source: the store's blob, or (no blob, a view given) the session's entries. */
+async function verifiedSource(
+	store: SourceStore,
+	fold: FoldRecord,
+	view: BranchView | undefined,
+): Promise<{ source: string; from: SourceOrigin }> {
+	if (view && !store.has(fold.sourceSha256)) return { source: sessionSource(view, fold), from: "session" };
+	return { source: await store.read(fold.sourceSha256, `fold ${fold.id}`, fold.sourceBytes), from: "store" };
+}
+
+/**
+ * Reads, verifies and parses `fold`'s source, and requires it to be this fold's; throws naming the
+ * fold. With `view`, a source the store lacks is rebuilt from the session's entries and verified.
+ */
+export async function readBoundSource(
+	store: SourceStore,
+	fold: FoldRecord,
+	view?: BranchView,
+): Promise<TranscriptEntry[]> {
+	return (await readBoundSourceFrom(store, fold, view)).entries;
+}
+
+/** Parses a verified source and requires it to be `fold`'s; throws naming the fold. */
+function boundEntries(fold: FoldRecord, source: string): TranscriptEntry[] {
 	let entries: TranscriptEntry[];
 	try {
 		entries = parseFoldSource(source);
@@ -46,14 +75,58 @@ export async function readBoundSource(store: SourceStore, fold: FoldRecord): Pro
 	}
 	const problem = bindingProblem(fold, entries);
 	if (problem) throw new Error(problem);
-	const seen = bound.get(store) ?? new Set<string>();
-	bound.set(store, seen);
-	seen.add(bindingKey(fold));
 	return entries;
+}
+
+/** readBoundSource, also saying where the source came from. */
+export async function readBoundSourceFrom(
+	store: SourceStore,
+	fold: FoldRecord,
+	view?: BranchView,
+): Promise<{ entries: TranscriptEntry[]; from: SourceOrigin }> {
+	const { source, from } = await verifiedSource(store, fold, view);
+	const entries = boundEntries(fold, source);
+	if (from === "store") {
+		const seen = bound.get(store) ?? new Set<string>();
+		bound.set(store, seen);
+		seen.add(bindingKey(fold));
+	}
+	return { entries, from };
 }
 
 /** Makes sure `fold`'s source is its own (read once per store and fold); throws naming the fold. */
 export async function ensureBound(store: SourceStore, fold: FoldRecord): Promise<void> {
 	if (bound.get(store)?.has(bindingKey(fold))) return;
 	await readBoundSource(store, fold);
+}
+
+/**
+ * A verified slice of `fold`'s own source (byte range [start, end) of totalBytes, snapped to UTF-8
+ * boundaries): from the store, or, when the store has no blob, from the session's entries rebuilt
+ * and verified whole. Throws naming the fold.
+ */
+export async function readBoundSlice(
+	store: SourceStore,
+	fold: FoldRecord,
+	view: BranchView,
+	offset: number,
+	bytes: number,
+): Promise<{ text: string; start: number; end: number; totalBytes: number; from: SourceOrigin }> {
+	const label = `fold ${fold.id}`;
+	if (store.has(fold.sourceSha256)) {
+		await ensureBound(store, fold);
+		const slice = await store.readSlice(fold.sourceSha256, offset, bytes, label, fold.sourceBytes);
+		return { ...slice, from: "store" };
+	}
+	const source = sessionSource(view, fold);
+	boundEntries(fold, source);
+	const all = new TextEncoder().encode(source);
+	const { start, end } = snapUtf8Range(all, Math.min(offset, all.length), Math.max(0, bytes));
+	return {
+		text: new TextDecoder().decode(all.subarray(start, end)),
+		start,
+		end,
+		totalBytes: all.length,
+		from: "session",
+	};
 }

@@ -96,3 +96,19 @@ export function recordsOf(branch: readonly EntryView[], decisionType: string): L
 		if (entry.type === "custom" && entry.customType === decisionType) out.push({ entryId: entry.id, data: entry.data });
 	return out;
 }
+
+const originalsByView = new WeakMap<BranchView, Map<string, TranscriptEntry>>();
+
+/**
+ * The original (unedited) entry `id` of a branch view's transcript, as the session holds it, or
+ * undefined when the context has no such entry (a compaction summarized it, or it is on another
+ * branch). Indexed once per view.
+ */
+export function originalEntry(view: BranchView, id: string): TranscriptEntry | undefined {
+	let index = originalsByView.get(view);
+	if (!index) {
+		index = new Map(view.transcript.map((e) => [e.id, e]));
+		originalsByView.set(view, index);
+	}
+	return index.get(id);
+}

@@ -1,17 +1,28 @@
 // The human's `/fold-context` command as the runtime runs it, with no host of its own: its words
 // parsed into the context tool's arguments (fold <first> [last] [brief] | expand|refold|unmark
-// <fold-id> | peek <fold-id> [offset] [bytes] | search <text> | adopt | config), then run through
-// the same path as the agent's tool (`callTool`, actor "human") or `adoptHeld`. The Pi adapter
+// <fold-id> | peek <fold-id> [offset] [bytes] | search <text> | expand-all | adopt | config), then
+// run through the same path as the agent's tool (`callTool`, actor "human"), `expandAll` or `adoptHeld`. The Pi adapter
 // (src/pi/commands.ts) shows the reply; the simulator (src/simulate) types the same words. Pure
 // apart from the decisions the actions record through the host.
 
 import { callTool } from "./actions/index.ts";
 import { adoptHeld } from "./adopt.ts";
+import { expandAll } from "./expand-all.ts";
 import type { Host } from "./ports.ts";
 import type { FoldRuntime } from "./runtime.ts";
 
 /** The command's verbs, in the order its completion offers them. */
-export const FOLD_COMMAND_VERBS = ["fold", "expand", "refold", "peek", "unmark", "search", "adopt", "config"] as const;
+export const FOLD_COMMAND_VERBS = [
+	"fold",
+	"expand",
+	"expand-all",
+	"refold",
+	"peek",
+	"unmark",
+	"search",
+	"adopt",
+	"config",
+] as const;
 
 export type ParsedFoldCommand =
 	| { ok: true; raw: Record<string, unknown> }
@@ -22,7 +33,7 @@ export type ParsedFoldCommand =
 export function parseFoldCommand(args: string, name = "fold-context"): ParsedFoldCommand {
 	const words = args.trim().split(/\s+/).filter(Boolean);
 	const [verb, id, ...rest] = words;
-	const usage = `usage: /${name} fold <first-id> [last-id] [brief...] | expand <fold-id> | refold <fold-id> | peek <fold-id> [offset] [bytes] | unmark <fold-id> | search <text> | adopt | config`;
+	const usage = `usage: /${name} fold <first-id> [last-id] [brief...] | expand <fold-id> | refold <fold-id> | peek <fold-id> [offset] [bytes] | unmark <fold-id> | search <text> | expand-all | adopt | config`;
 	if (verb === "config") return words.length === 1 ? { ok: true, config: true } : { ok: false, error: usage };
 	if (verb === "search" && id) return { ok: true, raw: { action: "search", pattern: args.trim().slice(6).trim() } };
 	if (!verb || !(FOLD_COMMAND_VERBS as readonly string[]).includes(verb) || !id) return { ok: false, error: usage };
@@ -56,6 +67,10 @@ export type FoldCommandReply = { text: string; level: "info" | "warning" } | { c
 export async function runFoldCommand(runtime: FoldRuntime, host: Host, args: string): Promise<FoldCommandReply> {
 	const name = runtime.options.commandNames.fold;
 	if (args.trim() === "adopt") return { text: (await adoptHeld(runtime, host)).text, level: "info" };
+	if (args.trim() === "expand-all") {
+		const result = await expandAll(runtime, host);
+		return { text: result.text, level: result.isError ? "warning" : "info" };
+	}
 	const parsed = parseFoldCommand(args, name);
 	if (!parsed.ok) return { text: parsed.error, level: "warning" };
 	if ("config" in parsed) return { config: true };

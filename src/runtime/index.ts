@@ -14,8 +14,15 @@ export {
 	toolParameters,
 } from "./actions/index.ts";
 export { adoptHeld } from "./adopt.ts";
-export { bindingProblem, ensureBound, readBoundSource } from "./bound-source.ts";
-export { type BranchViewInput, branchViewOf, type EntryView, recordsOf } from "./branch-view.ts";
+export {
+	bindingProblem,
+	ensureBound,
+	readBoundSlice,
+	readBoundSource,
+	readBoundSourceFrom,
+	type SourceOrigin,
+} from "./bound-source.ts";
+export { type BranchViewInput, branchViewOf, type EntryView, originalEntry, recordsOf } from "./branch-view.ts";
 export {
 	CHAIN_KEY_DIR,
 	CHAIN_KEY_FILE,
@@ -36,6 +43,7 @@ export {
 	receiptText,
 	receiptType,
 } from "./commit/index.ts";
+export { type ExpandAllPlan, expandAll, expandAllText, planExpandAll } from "./expand-all.ts";
 export {
 	type FoldForest,
 	foldForest,

@@ -1,7 +1,7 @@
 // The narrow interfaces the runtime depends on, so it runs with no Pi at all: the host session (read
 // the branch, append a decision, describe the model, tell the human, name the agent directory that
-// holds the records' key, its working directory), the verified fold store (reads, bounded slices,
-// hash-verified search), and
+// holds the records' key, its working directory), the verified fold store (whether it holds a blob,
+// reads, bounded slices, hash-verified search), and
 // the drafts a boundary returns. A Pi adapter (src/pi/host.ts) implements `Host` over Pi's
 // extension context; the simulator (src/simulate/) implements it over an in-memory session.
 // Types only; no I/O here.
@@ -17,6 +17,11 @@ import type { TranscriptEntry } from "../transcript/index.ts";
 export interface SourceStore {
 	/** Writes `source` (idempotent); resolves once it is durable. */
 	put(source: string): Promise<{ sha256: string; bytes: number }>;
+	/**
+	 * Whether a blob is stored at `sha256` (not a verification). False: the source can still be rebuilt
+	 * from the session's own entries and checked against the digest (session-source.ts).
+	 */
+	has(sha256: string): boolean;
 	/**
 	 * Reads and verifies the whole source; rejects naming `label` and both digests on a mismatch. With
 	 * `expectedBytes` (the size the fold recorded), a blob of another size is refused unopened.

@@ -66,6 +66,8 @@ export class FoldRuntime {
 	private tail: Promise<unknown> = Promise.resolve();
 	private notified = new Set<string>();
 	private actors = new Set<Actor>();
+	/** Why the human paused automatic folding until this runtime loads again (expand-all), or null. */
+	automaticHold: string | null = null;
 
 	constructor(options: ResolvedOptions, storeFactory?: StoreFactory) {
 		this.options = options;
@@ -140,11 +142,11 @@ export class FoldRuntime {
 		return this.log.known;
 	}
 
-	/** Why automatic folding is paused (refused decision records), or null. */
+	/** Why automatic folding is paused (refused decision records, or the human's hold), or null. */
 	pauseReason(): string | null {
 		const refusals = this.log.state.refusals;
 		const first = refusals[0];
-		if (!first) return null;
+		if (!first) return this.automaticHold === null ? null : `automatic folding paused: ${this.automaticHold}`;
 		const n = refusals.length;
 		return `automatic folding paused: ${n} decision record${n === 1 ? "" : "s"} refused (entry ${first.entryId}: ${first.reason})`;
 	}

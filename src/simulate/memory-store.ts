@@ -17,6 +17,10 @@ export class MemoryStore implements SourceStore {
 		return { sha256, bytes: bytes.length };
 	}
 
+	has(sha256: string): boolean {
+		return this.blobs.has(sha256);
+	}
+
 	private verified(sha256: string, label: string, expectedBytes: number | undefined): Uint8Array {
 		const bytes = this.blobs.get(sha256);
 		if (!bytes) throw new Error(`${label}: no source ${sha256.slice(0, 16)}… in the store`);
@@ -46,6 +50,11 @@ export class MemoryStore implements SourceStore {
 	): Promise<PoolSearchRun> {
 		const results = targets.map((t) => searchBlobBytes(this.blobs.get(t.sha256), t, query, options));
 		return { results, stopped: null, workers: 0 };
+	}
+
+	/** Drops a stored blob (tests of the fallback to the session's entries). */
+	remove(sha256: string): void {
+		this.blobs.delete(sha256);
 	}
 
 	/** Replaces a stored blob's bytes (tests of tamper refusal). */

@@ -97,6 +97,15 @@ describe("the command bundles", () => {
 		expect(externals.filter((e) => PI.test(e))).toEqual([]);
 	});
 
+	it("unfold carries the unfold plan but no Pi, simulator, benchmark or hash-wasm code", () => {
+		const { inputs, externals } = staticClosure("build/cli-unfold.js");
+		expect(inputs).toContain("src/replay/unfold-plan.ts");
+		expect(
+			inputs.filter((i) => PI.test(i) || BENCH.test(i) || HASH_WASM.test(i) || i.startsWith("src/simulate/")),
+		).toEqual([]);
+		expect(externals.filter((e) => PI.test(e))).toEqual([]);
+	});
+
 	it("keeps hash-wasm (a dev dependency, a benchmark peer) in the bench bundle only", () => {
 		const withHashWasm = Object.entries(meta())
 			.filter(([, out]) => Object.keys(out.inputs).some((i) => HASH_WASM.test(i)))

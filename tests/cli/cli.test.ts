@@ -14,7 +14,7 @@ describe("pi-fold, at the top level", () => {
 			const r = cli(args);
 			expect(r.code, args.join(" ")).toBe(0);
 			expect(r.stdout).toMatch(/^usage: pi-fold <command>/);
-			for (const command of ["hash", "verify", "bench", "demo", "replay"])
+			for (const command of ["hash", "verify", "bench", "demo", "replay", "unfold"])
 				expect(r.stdout).toContain(`\n  ${command} `);
 			expect(r.stderr).toBe("");
 		}
@@ -34,7 +34,10 @@ describe("pi-fold, at the top level", () => {
 
 	it("exits 2 with one line for an unknown command or option", () => {
 		for (const [args, message] of [
-			[["frobnicate"], /^pi-fold: unknown command "frobnicate"; expected one of: hash, verify, bench, demo, replay\n$/],
+			[
+				["frobnicate"],
+				/^pi-fold: unknown command "frobnicate"; expected one of: hash, verify, bench, demo, replay, unfold\n$/,
+			],
 			[["--frobnicate"], /^pi-fold: unknown option --frobnicate; see 'pi-fold --help'\n$/],
 		] as const) {
 			const r = cli(args);
@@ -63,6 +66,7 @@ describe("every command's help", () => {
 			"--quiet",
 		],
 		demo: ["--stages N", "--arms a,b", "--window N", "--seed S", "--stage-chars N", "--out DIR", "--json", "--quiet"],
+		unfold: ["--out OUT", "--in-place"],
 	};
 
 	it.each(Object.keys(flags))("pi-fold %s --help / -h / help: usage with every flag on stdout, exit 0", (command) => {

@@ -3,10 +3,11 @@
 // when the window has no room for all it asked (admission.ts). The
 // source must be the fold's own (bound-source.ts: its entries are the fold's leaves and hash to its
 // id), checked once per fold before the first slice. It records nothing and never edits the window.
-// The fold store does the verified read.
+// The fold store does the verified read; when it has no blob, the source is rebuilt from the
+// session's entries and verified against the fold's digest (bound-source.ts), and the header says so.
 
 import { errorMessage } from "../../common/index.ts";
-import { ensureBound } from "../bound-source.ts";
+import { readBoundSlice } from "../bound-source.ts";
 import { entriesOverlapping, staleInFold, staleNote } from "../stale.ts";
 import { admittedPeekBytes } from "./admission.ts";
 import { type ActionInput, type ActionResult, askFor, refuse } from "./shared.ts";
@@ -24,11 +25,9 @@ export async function peekAction(
 	const want = admittedPeekBytes(input, snap, asked);
 	if (offset > fold.sourceBytes)
 		return refuse("peek", `offset ${offset} is past the end of fold ${args.id} (${fold.sourceBytes} bytes)`);
-	let slice: Awaited<ReturnType<ReturnType<typeof input.runtime.store>["readSlice"]>>;
+	let slice: Awaited<ReturnType<typeof readBoundSlice>>;
 	try {
-		const store = input.runtime.store(input.host);
-		await ensureBound(store, fold);
-		slice = await store.readSlice(fold.sourceSha256, offset, want, `fold ${args.id}`, fold.sourceBytes);
+		slice = await readBoundSlice(input.runtime.store(input.host), fold, snap.view, offset, want);
 	} catch (error) {
 		return refuse("peek", errorMessage(error), { id: args.id });
 	}
@@ -38,7 +37,7 @@ export async function peekAction(
 		want < asked
 			? ` · trimmed to ${want.toLocaleString("en-US")} of the ${asked.toLocaleString("en-US")} bytes asked: the window has no room for more`
 			: "";
-	const head = `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified · one JSON line per entry${stale.note}${trimmed}]`;
+	const head = `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified${slice.from === "session" ? " (rebuilt from the session's entries: the fold store has no copy)" : ""} · one JSON line per entry${stale.note}${trimmed}]`;
 	const tail = done ? "[end of source]" : `[more: ${askFor(input, "peek", args.id, slice.end)}]`;
 	return {
 		text: `${head}\n${slice.text}\n${tail}`,
@@ -49,6 +48,7 @@ export async function peekAction(
 			end: slice.end,
 			totalBytes: slice.totalBytes,
 			nextOffset: done ? null : slice.end,
+			from: slice.from,
 			...(want < asked ? { trimmedFrom: asked } : {}),
 			stale: stale.reads,
 		},

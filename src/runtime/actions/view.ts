@@ -1,13 +1,13 @@
 // The actions that change how existing folds show, or what may fold: expand (outside-in, one level,
 // when what it restores fits the window (admission.ts), after verifying the source), refold, protect/unprotect, rebrief, and unmark (epoch only: withdraws a
 // pending mark). Each records one decision; the window changes at the next commit. The fold store
-// does the verified read (expand requires the source to be the fold's own: bound-source.ts); the
-// runtime appends the record.
+// does the verified read (expand requires the source to be the fold's own: bound-source.ts; with no
+// blob stored, the session's entries rebuilt and verified); the runtime appends the record.
 
 import { briefProblem } from "../../briefs/index.ts";
 import { errorMessage } from "../../common/index.ts";
 import { resolveId } from "../../policy/index.ts";
-import { readBoundSource } from "../bound-source.ts";
+import { readBoundSourceFrom, type SourceOrigin } from "../bound-source.ts";
 import { expandRefusal } from "./admission.ts";
 import { type ActionInput, type ActionResult, askFor, landing, plural, refuse } from "./shared.ts";
 
@@ -39,8 +39,11 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 	const tooBig = expandRefusal(input, snap, args.id);
 	if (tooBig) return refuse("expand", tooBig, { id: args.id });
 	let leaves: number;
+	let from: SourceOrigin;
 	try {
-		leaves = (await readBoundSource(input.runtime.store(input.host), fold.record)).length;
+		const read = await readBoundSourceFrom(input.runtime.store(input.host), fold.record, snap.view);
+		leaves = read.entries.length;
+		from = read.from;
 	} catch (error) {
 		return refuse("expand", errorMessage(error), { id: args.id });
 	}
@@ -48,7 +51,7 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 	const nested = fold.children.filter((c) => c.type === "fold").map((c) => c.id);
 	const stay = nested.length > 0 ? ` Nested folds stay collapsed: ${nested.join(", ")}.` : "";
 	return {
-		text: `Expanding ${args.id} (${plural(leaves, "entry", "entries")}, source verified); ${landing(input.actor)}.${stay} Refold it with ${askFor(input, "refold", args.id)} when done.`,
+		text: `Expanding ${args.id} (${plural(leaves, "entry", "entries")}, source verified${from === "session" ? " from the session's entries: the fold store has no copy" : ""}); ${landing(input.actor)}.${stay} Refold it with ${askFor(input, "refold", args.id)} when done.`,
 		details: { action: "expand", id: args.id, nested },
 	};
 }

@@ -1,6 +1,7 @@
 // Which original content a commit restores, read from the VERIFIED fold store: for every visible
 // entry pi-fold edited before, its exact original message content, from a source that is the fold's
-// own (bound-source.ts). An entry whose source fails verification or binding is not restored: every expanded fold around it stays collapsed (so a tool call and
+// own (bound-source.ts; a source the store has no blob of is rebuilt from the session's entries and
+// verified against the fold's digest). An entry whose source fails verification or binding is not restored: every expanded fold around it stays collapsed (so a tool call and
 // its result never separate) and the fold is listed as refused, naming why. A tool result whose
 // call a compaction took away stays omitted. Async only for reads.
 
@@ -63,13 +64,14 @@ function sameContent(a: Replacement | undefined, content: unknown): boolean {
 async function sourceOf(
 	fold: FoldRecord,
 	store: SourceStore,
+	view: Snapshot["view"],
 	cache: Map<string, Map<string, unknown> | Error>,
 ): Promise<Map<string, unknown> | Error> {
 	const cached = cache.get(fold.id);
 	if (cached) return cached;
 	let source: Map<string, unknown> | Error;
 	try {
-		const parsed = await readBoundSource(store, fold);
+		const parsed = await readBoundSource(store, fold, view);
 		source = new Map(parsed.map((e) => [e.id, e.message.content]));
 	} catch (error) {
 		source = new Error(errorMessage(error));
@@ -117,7 +119,9 @@ export async function resolveRestores(
 			}
 			if (out.originals.has(item.id)) continue;
 			const fold = snap.known.get(managed.get(item.id) ?? "");
-			const source = fold ? await sourceOf(fold, store, cache) : new Error(`no fold source holds entry ${item.id}`);
+			const source = fold
+				? await sourceOf(fold, store, view, cache)
+				: new Error(`no fold source holds entry ${item.id}`);
 			if (source instanceof Map && source.has(item.id)) {
 				out.originals.set(item.id, source.get(item.id));
 				continue;
