@@ -111,31 +111,29 @@ function agree(h: Harness, early: string, seen: Awaited<ReturnType<typeof readsB
 	expect(seen.footer).toMatch(new RegExp(`^pi-fold: ${total} folds \\(${summarized} summarized by Pi\\)`));
 }
 
+/** A 16k TUI session that folded early, then a manual /compact took those folds' entries out of the context. */
+async function compactedAfterFolding() {
+	const h = await createHarness({
+		ui: "tui",
+		contextWindow: 16_000,
+		compaction: { enabled: true, reserveTokens: 2_000, keepRecentTokens: 600 },
+		options: { summarizer: "deterministic" },
+	});
+	const early = await foldedEarly(h);
+	h.script([say("Summary of the session so far."), say("Summary of the turn prefix.")]);
+	await h.session.compact();
+	return { h, early };
+}
+
 describe("folds outlive Pi's native compaction", () => {
 	it("a manual /compact: search finds a line of a fold made before it, peek reads it, every view agrees", async () => {
-		const h = await createHarness({
-			ui: "tui",
-			contextWindow: 16_000,
-			compaction: { enabled: true, reserveTokens: 2_000, keepRecentTokens: 600 },
-			options: { summarizer: "deterministic" },
-		});
-		const early = await foldedEarly(h);
-		h.script([say("Summary of the session so far."), say("Summary of the turn prefix.")]);
-		await h.session.compact();
+		const { h, early } = await compactedAfterFolding();
 		expect(compactions(h)).toBe(1);
 		agree(h, early, await readsBack(h, early));
 	});
 
 	it("a summarized fold whose source left the store: counted once, as unreadable, in every view", async () => {
-		const h = await createHarness({
-			ui: "tui",
-			contextWindow: 16_000,
-			compaction: { enabled: true, reserveTokens: 2_000, keepRecentTokens: 600 },
-			options: { summarizer: "deterministic" },
-		});
-		const early = await foldedEarly(h);
-		h.script([say("Summary of the session so far."), say("Summary of the turn prefix.")]);
-		await h.session.compact();
+		const { h, early } = await compactedAfterFolding();
 		const state = h.runtime.snapshot(h.host()).state;
 		const gone = [...state.folds.values()].find((f) => f.brief === "the next two small probes");
 		if (!gone) throw new Error("no second fold");

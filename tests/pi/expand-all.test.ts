@@ -18,6 +18,7 @@ import {
 	probeResultText,
 	type RecordedRequest,
 	say,
+	slashCommand,
 	textOf,
 } from "./harness.ts";
 
@@ -27,15 +28,6 @@ const PAUSED =
 	"Automatic folding is paused until pi-fold is loaded again (/reload or a restart), so nothing folds before you uninstall it; folds you ask for still work.";
 
 const KEYS = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
-
-async function command(h: Harness, line: string): Promise<string> {
-	const before = h.ui.notices.length;
-	await h.session.prompt(line);
-	return h.ui.notices
-		.slice(before)
-		.map((n) => n.message)
-		.join("\n");
-}
 
 /** The messages of a request that are pi-fold placeholders (a brief with how to peek and expand it). */
 function placeholders(r: RecordedRequest): string[] {
@@ -69,7 +61,7 @@ describe("/fold-context expand-all", () => {
 		if (!gone) throw new Error("no fold of d and e");
 		rmSync(blobPath(dir, gone.sourceSha256));
 
-		const reply = await command(h, "/fold-context expand-all");
+		const reply = await slashCommand(h, "/fold-context expand-all");
 		expect(reply).toBe(
 			"Expanding 4 folds. The model sees the original entries after the agent's next turn; undo one with /fold-context refold <fold-id>.\n" +
 				PAUSED,
@@ -85,10 +77,10 @@ describe("/fold-context expand-all", () => {
 		expect(h.runtime.snapshot(h.host()).state.expanded.size).toBe(4);
 		expect(h.runtime.telemetry.view().counters.unattributedRewrites).toBe(0);
 		// The human's /context says why nothing folds on its own any more.
-		expect(await command(h, "/context")).toContain(
+		expect(await slashCommand(h, "/context")).toContain(
 			"Automatic folding is paused: /fold-context expand-all asked for the session whole",
 		);
-		expect(await command(h, "/fold-context expand-all")).toBe(
+		expect(await slashCommand(h, "/fold-context expand-all")).toBe(
 			`Nothing to expand: all 4 folds on this branch are already expanded.\n${PAUSED}`,
 		);
 	});
@@ -111,7 +103,7 @@ describe("/fold-context expand-all", () => {
 			.find((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolCallId === "call_a");
 		if (entry?.type !== "message" || entry.message.role !== "toolResult") throw new Error("no result a");
 		entry.message.content = [{ type: "text", text: "probe a: forged" }];
-		const reply = await command(h, "/fold-context expand-all");
+		const reply = await slashCommand(h, "/fold-context expand-all");
 		expect(reply).toContain(`Not expanded: fold ${fold.id}: its source is not in the store`);
 		expect(reply).toContain(`expected sha256 ${fold.sourceSha256}`);
 		expect(reply).toContain("It stays folded, with any folds inside it.");
@@ -140,7 +132,7 @@ describe("/fold-context expand-all under cost scheduling", () => {
 		const folds = h.runtime.snapshot(h.host()).state.folds.size;
 		expect(folds).toBeGreaterThan(0);
 		expect(placeholders(h.requests.at(-1) as RecordedRequest).length).toBeGreaterThan(0);
-		const reply = await command(h, "/fold-context expand-all");
+		const reply = await slashCommand(h, "/fold-context expand-all");
 		expect(reply).toMatch(new RegExp(`^Expanding ${folds} folds?\\. `));
 		after = true;
 		await h.run("go on");

@@ -18,6 +18,7 @@ import {
 	createHarness,
 	type Harness,
 	say,
+	slashCommand,
 	toolTexts,
 } from "./harness.ts";
 
@@ -32,16 +33,6 @@ function rendered(text: string): string[] {
 	return new Text(text, 1, 0)
 		.render(80)
 		.map((line) => line.trimEnd().replace(FOLD_ID, "fXXXXXXXXXXXXXXXX").replace(ENTRY_ID, "eeeeeeee"));
-}
-
-/** Runs a slash command and returns what it showed (the notices it added, joined). */
-async function command(h: Harness, line: string): Promise<string> {
-	const before = h.ui.notices.length;
-	await h.session.prompt(line);
-	return h.ui.notices
-		.slice(before)
-		.map((n) => n.message)
-		.join("\n");
 }
 
 /** Pi's own footer figure now: "15.8% used (31,600 of 128,000 tokens)". */
@@ -71,7 +62,7 @@ describe("/context for the human", () => {
 	});
 
 	it("opens with a plain headline (Pi's footer figure, pi-fold's limit, folds, the last commit), then the folds", async () => {
-		expect(rendered(await command(h, "/context"))).toEqual([
+		expect(rendered(await slashCommand(h, "/context"))).toEqual([
 			` Context window: ${footerFigure(h)}, as in Pi's footer`,
 			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
 			" Folds: 2 (2 collapsed into briefs)",
@@ -88,7 +79,7 @@ describe("/context for the human", () => {
 
 	it("keeps the scheduler and the request counters behind /context details, in plain words", async () => {
 		const estimate = h.runtime.telemetry.view().schedule?.occupancyTokens.toLocaleString("en-US");
-		expect(rendered(await command(h, "/context details"))).toEqual([
+		expect(rendered(await slashCommand(h, "/context details"))).toEqual([
 			` Context window: ${footerFigure(h)}, as in Pi's footer`,
 			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
 			"   = the model's window 128,000 less its output limit 4,096",
@@ -106,7 +97,7 @@ describe("/context for the human", () => {
 	});
 
 	it("lists the unfolded entries with the ids /fold-context fold takes, and those ids fold", async () => {
-		const text = await command(h, "/context entries");
+		const text = await slashCommand(h, "/context entries");
 		// Character counts of tool batches depend on usage numbers; the layout does not.
 		expect(rendered(text).map((l) => l.replace(/[\d,]+ chars/, "N chars"))).toEqual([
 			` Context window: ${footerFigure(h)}, as in Pi's footer`,
@@ -126,24 +117,24 @@ describe("/context for the human", () => {
 		]);
 		const [first, last] =
 			/\n {2}([0-9a-f]{8})\.\.([0-9a-f]{8}) tool calls: probe, [\d,]+ chars\n/.exec(text)?.slice(1) ?? [];
-		expect(await command(h, `/fold-context fold ${first} ${last} The fourth probe`)).toMatch(
+		expect(await slashCommand(h, `/fold-context fold ${first} ${last} The fourth probe`)).toMatch(
 			/^Folded f[0-9a-f]{16} \(tools, 2 entries .*the model sees it after the agent's next turn/,
 		);
 	});
 
 	it("answers in slash commands, never in the agent's JSON", async () => {
 		const id = (toolTexts(h)[0] ?? "").match(FOLD_ID)?.[0] as string;
-		const expand = await command(h, `/fold-context expand ${id}`);
+		const expand = await slashCommand(h, `/fold-context expand ${id}`);
 		expect(expand).toContain(`Refold it with /fold-context refold ${id} when done.`);
-		const peek = await command(h, `/fold-context peek ${id} 0 100`);
+		const peek = await slashCommand(h, `/fold-context peek ${id} 0 100`);
 		expect(peek.split("\n").at(-1)).toBe(`[more: /fold-context peek ${id} 100]`);
-		const bad = await command(h, "/fold-context expand nonsense");
+		const bad = await slashCommand(h, "/fold-context expand nonsense");
 		expect(bad).toBe("/fold-context: id: expected a fold id like f0123456789abcdef");
 		for (const reply of [expand, peek, bad]) expect(reply).not.toContain('{"action"');
 	});
 
 	it("answers a view it does not know with its usage", async () => {
-		expect(await command(h, "/context everything")).toBe("usage: /context [details | tree | entries] [page]");
+		expect(await slashCommand(h, "/context everything")).toBe("usage: /context [details | tree | entries] [page]");
 		expect(h.ui.notices.at(-1)?.level).toBe("warning");
 	});
 });
@@ -158,10 +149,10 @@ describe("a long fold listing", () => {
 			say("done"),
 		]);
 		await h.run("go");
-		const first = rendered(await command(h, "/context"));
+		const first = rendered(await slashCommand(h, "/context"));
 		expect(first).toContain(" Folds, oldest first (page 1 of 2):");
 		expect(first).toContain(" Next page: /context 2");
-		const second = rendered(await command(h, "/context tree 2"));
+		const second = rendered(await slashCommand(h, "/context tree 2"));
 		expect(second).toContain(" Every fold, nested, oldest first (page 2 of 2):");
 		expect(second.filter((l) => l.startsWith("   fXXXXXXXXXXXXXXXX"))).toHaveLength(2);
 		expect(second.some((l) => l.includes("Next page"))).toBe(false);
@@ -197,7 +188,7 @@ describe("a commit, as the human sees it", () => {
 			expect(n.message).toMatch(
 				/^pi-fold folded \d+ spans?( \([^)]+\))?, ~[\d,]+ tokens freed(; forced: [^;]+)?; rewrites ~[\d,]+ tokens \(\$[\d.]+ over cache reads\), saves \$[\d.]+ a request, (pays back in \d+ requests?|costs nothing extra)\. \/context lists the folds\.$/,
 			);
-		expect(await command(h, "/context details")).toContain(
+		expect(await slashCommand(h, "/context details")).toContain(
 			"\nScheduling: cost (marks land together when that is cheaper than waiting)\n",
 		);
 	});

@@ -6,7 +6,16 @@
 
 import { Text } from "@earendil-works/pi-tui";
 import { afterAll, describe, expect, it } from "vitest";
-import { callProbes, callTool, cleanupTempDirs, createHarness, type Harness, say, toolTexts } from "./harness.ts";
+import {
+	callProbes,
+	callTool,
+	cleanupTempDirs,
+	createHarness,
+	type Harness,
+	say,
+	slashCommand,
+	toolTexts,
+} from "./harness.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -24,15 +33,6 @@ function foldScript(h: Harness): void {
 /** A notice as Pi's TUI draws it at 80 columns (a Text with one column of padding), ids and paths masked. */
 function rendered(text: string): string[] {
 	return new Text(text, 1, 0).render(80).map((line) => line.trimEnd().replace(/\/tmp\/[\w.-]+\//g, "<tmp>/"));
-}
-
-async function command(h: Harness, line: string): Promise<string> {
-	const before = h.ui.notices.length;
-	await h.session.prompt(line);
-	return h.ui.notices
-		.slice(before)
-		.map((n) => n.message)
-		.join("\n");
 }
 
 describe("the global settings file", () => {
@@ -102,7 +102,7 @@ describe("/fold-context config", () => {
 				project: '{"providerTotalWindow": 120000}',
 			},
 		});
-		expect(rendered(await command(h, "/fold-context config"))).toEqual([
+		expect(rendered(await slashCommand(h, "/fold-context config"))).toEqual([
 			" pi-fold settings (code beats the project file, which beats the global file):",
 			'   toolName                      default       "active_context"',
 			'   toolLabel                     default       "Active Context"',
