@@ -4,17 +4,19 @@
 // covers, their receipts, the files read), newest detail kept first when the brief would run over. Pure functions.
 
 import type { Message } from "@earendil-works/pi-ai";
-import { SUMMARY_SYSTEM_PROMPT } from "../../src/briefs/summarizer.ts";
 import { RECEIPT_LINE, STAGE_HEADER } from "./protocol.ts";
 import { textOf } from "./window-view.ts";
 
 /** Characters of a written brief at most (pi-fold refuses briefs over 1,200). */
 export const BRIEF_WRITER_MAX_CHARS = 1_100;
 
-/** Whether a request is pi-fold's brief request (its system prompt is pi-fold's SUMMARY_SYSTEM_PROMPT). */
+/** How pi-fold's brief requests start (the system prompt the request carries, as a model reads it). */
+const BRIEF_SYSTEM_PREFIX = "You write the brief for a folded span of a coding agent's transcript.";
+
+/** Whether a request is pi-fold's brief request (read off the system prompt it was sent with). */
 export function isBriefRequest(messages: readonly Message[]): boolean {
 	const first = messages[0];
-	return first?.role === "system" && textOf(first.content).startsWith(SUMMARY_SYSTEM_PROMPT.slice(0, 60));
+	return first?.role === "system" && textOf(first.content).startsWith(BRIEF_SYSTEM_PREFIX);
 }
 
 /** The span's rendering, JSON escapes undone (tool results and calls are JSON-encoded in it). */
