@@ -19,6 +19,7 @@ export const DEFAULT_STAGE_CHARS = 48_000;
 /** Arms run by default, in order. */
 export const DEFAULT_ARMS: readonly string[] = [
 	"native",
+	"native-tuned",
 	"pifold-ladder",
 	"pifold-agent",
 	"pifold-immediate",
