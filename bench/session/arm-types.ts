@@ -76,6 +76,8 @@ export interface FoldMetrics {
 	fencedAborts: number;
 	/** Cost scheduling: each commit's predicted fresh tokens of the next request, and the provider's bill for it. */
 	commitChecks: CommitCheck[];
+	/** The `providerTotalWindow` the arm set; null when none (pi-fold as installed: the model's window). */
+	providerTotalWindow?: number | null;
 	/** What reading folded history cost (searches, peeks, expands, bytes shown) and the fold tree's shape. */
 	recall?: RecallMetrics;
 }
