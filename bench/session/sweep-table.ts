@@ -58,7 +58,8 @@ function cheaperList(reports: readonly Report[]): string {
 		.map((r) => {
 			const tiered = cheaperNative(r.arms, "tiered")?.name ?? "none";
 			const flatName = cheaperNative(r.arms, "flat")?.name ?? "none";
-			return `${kTokens(r.settings.window)} ${tiered}${flatName === tiered ? "" : ` (flat: ${flatName})`}`;
+			const window = `${(r.settings.window / 1000).toLocaleString("en-US")}k`;
+			return `${window} ${tiered}${flatName === tiered ? "" : ` (flat: ${flatName})`}`;
 		})
 		.join(", ");
 }

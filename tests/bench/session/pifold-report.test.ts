@@ -140,6 +140,17 @@ describe("a report with pi-fold arms", () => {
 		for (const [target, met] of expected) expect(result.table).toMatch(verdictRow(target, met));
 	});
 
+	it("reports an arm that recovered no fact from folds as MISSED with no ratio, and the report still validates", () => {
+		const planted = structuredClone(result.report.arms) as ArmReport[];
+		for (const a of planted) a.answersBy = { window: 1 };
+		const targets = recallTargets(planted);
+		const bytes = targets[0] as Target;
+		expect(bytes.met).toBe(false);
+		expect(bytes.ratio).toBeNull();
+		expect(bytes.measured).toContain("no facts");
+		expect(() => reportSchema.parse({ ...result.report, arms: planted, recallTargets: targets })).not.toThrow();
+	});
+
 	it("prints MISSED for planted arm numbers that miss, and met for ones that meet", () => {
 		const planted = structuredClone(result.report.arms) as ArmReport[];
 		const arm = (name: string) => planted.find((a) => a.name === name) as ArmReport;
