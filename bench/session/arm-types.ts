@@ -24,8 +24,10 @@ export interface ArmEnv {
 export interface ArmDefinition {
 	name: string;
 	description: string;
-	/** Pi's native compaction (default reserve and keep-recent settings) on or off. */
+	/** Pi's native compaction on or off (with Pi's default reserve and keep-recent settings unless `compactionSettings`). */
 	compaction: boolean;
+	/** Pi's `compaction` settings the arm sets, as a user would in Pi's settings (native-tuned: `reserveTokens`). */
+	compactionSettings?(env: ArmEnv): { reserveTokens?: number; keepRecentTokens?: number };
 	/** Extensions loaded next to the benchmark's own (pi-fold arms: `registerPiFold` with their options). */
 	extensions?(env: ArmEnv): ExtensionFactory[];
 	/** Tool names added to the session's allowlist (pi-fold arms: "active_context"). */
@@ -74,6 +76,8 @@ export interface FoldMetrics {
 	fencedAborts: number;
 	/** Cost scheduling: each commit's predicted fresh tokens of the next request, and the provider's bill for it. */
 	commitChecks: CommitCheck[];
+	/** The `providerTotalWindow` the arm set; null when none (pi-fold as installed: the model's window). */
+	providerTotalWindow?: number | null;
 	/** What reading folded history cost (searches, peeks, expands, bytes shown) and the fold tree's shape. */
 	recall?: RecallMetrics;
 }

@@ -1,9 +1,12 @@
 // The arm registry. An arm is one way of managing the window, run with the same plan and the same scripted policy:
-// only its settings, extensions and extra recovery routes differ. `native` and `unmanaged` are built in; the pi-fold
-// arms (`pifold-ladder`, `pifold-immediate`, `pifold-epoch`, `pifold-agent`, bench/session/pifold-arms.ts) are registered
-// here too; `registerArm` takes further arms with their extension factories, tools, recovery routes and policy hooks.
+// only its settings, extensions and extra recovery routes differ. `native`, `native-tuned` (Pi's compaction set to
+// trigger below the long-context tier, as a cost-aware user would set it) and `unmanaged` are built in; the pi-fold
+// arms (`pifold-ladder`, `pifold-immediate`, `pifold-epoch`, `pifold-agent`, `pifold-agent-272k`,
+// bench/session/pifold-arms.ts) are registered here too; `registerArm` takes further arms with their extension
+// factories, tools, recovery routes and policy hooks.
 
 import type { ArmDefinition } from "./arm-types.ts";
+import { PRICES } from "./ledger.ts";
 import { PIFOLD_ARMS } from "./pifold-arms.ts";
 
 export type { ArmDefinition, ArmEnv, FoldMetrics } from "./arm-types.ts";
@@ -29,6 +32,27 @@ registerArm({
 	name: "native",
 	description: "Pi's native compaction, default reserve (16,384) and keep-recent (20,000) tokens",
 	compaction: true,
+});
+
+/** Pi's default `compaction.reserveTokens`: Pi compacts once the context exceeds the window less this. */
+export const PI_DEFAULT_RESERVE_TOKENS = 16_384;
+
+/**
+ * native-tuned's `compaction.reserveTokens` in a window of `window` tokens: where the price table has a long-context
+ * tier below the window, Pi compacts with its default headroom below the tier instead of below the window (at 372k:
+ * 116,384, so it compacts above 255,616); otherwise Pi's default.
+ */
+export function tunedReserveTokens(window: number): number {
+	const over = window - PRICES.longContextThreshold;
+	return over > 0 ? over + PI_DEFAULT_RESERVE_TOKENS : PI_DEFAULT_RESERVE_TOKENS;
+}
+
+registerArm({
+	name: "native-tuned",
+	description:
+		"Pi's native compaction set through Pi's settings (compaction.reserveTokens) to trigger below the long-context tier where the window reaches past it; otherwise Pi's defaults",
+	compaction: true,
+	compactionSettings: (env) => ({ reserveTokens: tunedReserveTokens(env.window) }),
 });
 
 registerArm({

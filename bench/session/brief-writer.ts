@@ -1,73 +1,91 @@
 // Answers pi-fold's brief requests (`summarizer: "session"`: one bounded request per fold, sent to the session's own
-// model, here the faux model whose replies the scripted policy writes). Like the native arm's compaction summarizer
-// it is extractive and bounded: it names what the span established that a later question could need (the stages it
-// covers, their receipts, the files read), newest detail kept first when the brief would run over. Pure functions.
+// model, here the faux model whose replies the scripted policy writes): reads pi-fold's request (the span as the
+// window shows it, one `--- role id (tool)` block per entry with its content as JSON, cut at pi-fold's bound) into
+// the stand-in writer's events, and has the one writer (bench/session/stand-in-writer.ts, which also writes native's
+// compaction summaries) write the brief: the stages it covers, each with its files, their line counts and its
+// receipt, newest first, within the bound the request states. Pure functions.
 
 import type { Message } from "@earendil-works/pi-ai";
-import { SUMMARY_SYSTEM_PROMPT } from "../../src/briefs/summarizer.ts";
-import { RECEIPT_LINE, STAGE_HEADER } from "./protocol.ts";
+import { collectEvents, emptyFacts, WRITER_MAX_CHARS, type WriterEvent, writeSpanBrief } from "./stand-in-writer.ts";
 import { textOf } from "./window-view.ts";
 
-/** Characters of a written brief at most (pi-fold refuses briefs over 1,200). */
-export const BRIEF_WRITER_MAX_CHARS = 1_100;
+/** How pi-fold's brief requests start (the system prompt the request carries, as a model reads it). */
+const BRIEF_SYSTEM_PREFIX = "You write the brief for a folded span of a coding agent's transcript.";
+/** How pi-fold marks a span it cut for the request. */
+const CUT_MARK = "[span truncated for the brief request]";
 
-/** Whether a request is pi-fold's brief request (its system prompt is pi-fold's SUMMARY_SYSTEM_PROMPT). */
+/** Whether a request is pi-fold's brief request (read off the system prompt it was sent with). */
 export function isBriefRequest(messages: readonly Message[]): boolean {
 	const first = messages[0];
-	return first?.role === "system" && textOf(first.content).startsWith(SUMMARY_SYSTEM_PROMPT.slice(0, 60));
+	return first?.role === "system" && textOf(first.content).startsWith(BRIEF_SYSTEM_PREFIX);
 }
 
-/** The span's rendering, JSON escapes undone (tool results and calls are JSON-encoded in it). */
-function spanText(messages: readonly Message[]): string {
+/** The bound the request states ("In at most 1200 characters"), else the writer's own. */
+export function statedBound(messages: readonly Message[]): number {
+	const first = messages[0];
+	const stated = first?.role === "system" ? /at most (\d+) characters/.exec(textOf(first.content))?.[1] : undefined;
+	return Math.min(WRITER_MAX_CHARS, stated ? Number(stated) : WRITER_MAX_CHARS);
+}
+
+type Block = { type: string; text?: string; name?: string; arguments?: unknown };
+
+/** An entry's content: the JSON pi-fold rendered, or (cut mid-entry) its text with JSON escapes undone. */
+function contentBlocks(body: string): Block[] | string {
+	try {
+		const parsed = JSON.parse(body) as unknown;
+		return Array.isArray(parsed) ? (parsed as Block[]) : typeof parsed === "string" ? parsed : body;
+	} catch {
+		return body.replaceAll("\\n", "\n").replaceAll('\\"', '"');
+	}
+}
+
+/** The span pi-fold sent as events, and whether pi-fold cut it. */
+export function spanEvents(messages: readonly Message[]): { events: WriterEvent[]; cut: boolean } {
 	const raw = messages
 		.filter((m) => m.role === "user")
 		.map((m) => textOf(m.content))
 		.join("\n");
-	return raw.replaceAll("\\n", "\n").replaceAll('\\"', '"');
+	const cut = raw.includes(CUT_MARK);
+	const events: WriterEvent[] = [];
+	const parts = raw.replace(CUT_MARK, "").split(/^--- (\w+) \S+(?: \(\S+\))?$/m);
+	for (let i = 1; i + 1 < parts.length; i += 2) {
+		const role = parts[i] as string;
+		const body = (parts[i + 1] as string).replace(/^\n/, "").replace(/\n$/, "");
+		const blocks = contentBlocks(body);
+		const text = typeof blocks === "string" ? blocks : blocks.flatMap((b) => (b.text ? [b.text] : [])).join("\n");
+		if (role === "user") events.push({ kind: "user", text });
+		else if (role === "toolResult") events.push({ kind: "result", text, whole: !isCutBody(body) });
+		else if (role === "assistant") {
+			const calls =
+				typeof blocks === "string"
+					? // Cut inside the message: its calls as the raw text shows them.
+						[...blocks.matchAll(/"name":"(\w+)","arguments":(\{[^}]*\})/g)].map((m) => ({
+							name: m[1] as string,
+							args: m[2] as string,
+						}))
+					: blocks.flatMap((b) =>
+							b.type === "toolCall" ? [{ name: String(b.name), args: JSON.stringify(b.arguments ?? {}) }] : [],
+						);
+			if (calls.length > 0) events.push({ kind: "calls", calls });
+		}
+	}
+	return { events, cut };
 }
 
-/** An extractive brief of at most `maxChars` characters: stages and receipts, then files read. */
-export function writeBrief(messages: readonly Message[], maxChars = BRIEF_WRITER_MAX_CHARS): string {
-	const text = spanText(messages);
-	const stages = new Map<number, string | undefined>();
-	let of = 0;
-	for (const line of text.split("\n")) {
-		const header = STAGE_HEADER.exec(line.replace(/^.*?(# Stage)/, "$1"));
-		if (header) {
-			stages.set(Number(header[1]), stages.get(Number(header[1])));
-			of = Number(header[2]);
-		}
+/** Whether an entry's body failed to parse as JSON (pi-fold cut the span inside it). */
+function isCutBody(body: string): boolean {
+	try {
+		JSON.parse(body);
+		return false;
+	} catch {
+		return true;
 	}
-	for (const m of text.matchAll(RECEIPT_LINE)) stages.set(Number(m[1]), m[2] as string);
-	const files = [
-		...new Set([...text.matchAll(/"name":"read","arguments":\{"path":"([^"]+)"/g)].map((m) => m[1] as string)),
-	];
-	const numbers = [...stages.keys()].sort((a, b) => a - b);
-	const parts: string[] = [];
-	if (numbers.length > 0) {
-		const first = numbers[0] as number;
-		const last = numbers.at(-1) as number;
-		parts.push(
-			`${first === last ? `Stage ${first}` : `Stages ${first}-${last}`}${of ? ` of ${of}` : ""}: opened and worked.`,
-		);
-		// Newest receipts first: when the brief is full, the oldest detail is the one dropped.
-		for (const n of [...numbers].reverse()) {
-			const receipt = stages.get(n);
-			if (receipt) parts.push(`Receipt for stage ${n}: ${receipt}.`);
-		}
-	}
-	if (files.length > 0) parts.push(`Read ${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}.`);
-	if (parts.length === 0) parts.push("Tool work of an earlier step; nothing in it names a stage, receipt or file.");
-	// pi-fold cuts a long span for the request; say so, so the reader knows to peek for the rest.
-	if (text.includes("[span truncated for the brief request]")) parts.unshift("(Only the span's start was shown.)");
-	let out = "";
-	for (const part of parts) {
-		const next = out ? `${out} ${part}` : part;
-		if (next.length > maxChars) {
-			out = out && out.length + 4 <= maxChars ? `${out} ...` : `${next.slice(0, maxChars - 3)}...`;
-			break;
-		}
-		out = next;
-	}
-	return out.slice(0, maxChars);
+}
+
+/** The brief for pi-fold's request, within the bound it states. */
+export function writeBrief(messages: readonly Message[], maxChars = statedBound(messages)): string {
+	const { events, cut } = spanEvents(messages);
+	const facts = emptyFacts();
+	collectEvents(events, facts);
+	return writeSpanBrief(facts, cut, Math.min(maxChars, statedBound(messages)));
 }

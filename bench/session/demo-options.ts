@@ -19,6 +19,7 @@ export const DEFAULT_STAGE_CHARS = 48_000;
 /** Arms run by default, in order. */
 export const DEFAULT_ARMS: readonly string[] = [
 	"native",
+	"native-tuned",
 	"pifold-ladder",
 	"pifold-agent",
 	"pifold-immediate",
@@ -31,15 +32,22 @@ export const SWEEP_WINDOWS: readonly number[] = [60_000, 120_000, 200_000, 272_0
 export const DEFAULT_MAX_TOKENS = 16_384;
 
 /**
- * pi-fold's total window in every pi-fold arm: the transport descriptor the spec's pi-fold budgeted against (272,000,
- * where the long-context tier starts) while the faux model serves up to the benchmark window (372,000 by default), as
- * the spec's provider did. Passed as `providerTotalWindow`, because the faux model's descriptor is the serving cap.
+ * pi-fold's total window in the default pi-fold arms: the model's window, as pi-fold is installed (no
+ * `providerTotalWindow` override; since issue 20). Cost scheduling has to avoid the long-context tier on its own.
  */
 export function pifoldTotalWindow(window: number): number {
+	return window;
+}
+
+/**
+ * The total window of the arm pinned to the spec's transport descriptor (`pifold-agent-272k`, not a default arm):
+ * 272,000, where the long-context tier starts, passed as `providerTotalWindow`.
+ */
+export function pinnedTotalWindow(window: number): number {
 	return Math.min(window, PRICES.longContextThreshold);
 }
 
-/** pi-fold's serving budget in the pi-fold arms: its total window less the output reservation. */
+/** pi-fold's serving budget in the default pi-fold arms: its total window less the output reservation. */
 export function pifoldServingBudget(window: number, maxTokens: number): number {
 	return pifoldTotalWindow(window) - maxTokens;
 }

@@ -1,8 +1,12 @@
-// Facts an agent can read off a file's text: its line count and where symbols are defined. The plan computes
-// its answers with these functions from disk; the scripted policy computes them from the text it sees in its
-// window. Pure functions.
+// Facts the scripted agent reads off a file's text it sees in its window: its line count and where symbols are
+// defined. The answer key has its own (bench/session/grading-facts.ts): grading shares no helper with the agent.
+// Pure functions.
 
-export { countLines } from "./session-corpus.ts";
+/** Lines as a reader counts them: a trailing newline does not start another line. */
+export function countLines(text: string): number {
+	if (text.length === 0) return 0;
+	return (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n").length;
+}
 
 export interface Definition {
 	symbol: string;

@@ -1,6 +1,7 @@
 // The pi-fold arms of the session benchmark: pi-fold loaded with `registerPiFold` next to the benchmark's own
-// extension, Pi's native compaction left on (pi-fold must keep the window in its band itself), briefs written by the
-// session's model (the faux model, answered by the policy's extractive brief writer). The arms differ in scheduling
+// extension as installed (its total window the model's; only `pifold-agent-272k` pins it to 272k), Pi's native
+// compaction left on (pi-fold must keep the window in its band itself), briefs written by the session's model (the
+// faux model, answered by the stand-in writer). The arms differ in scheduling
 // and in what the scripted agent does with the tool. Also reads each run's fold measures back from the session.
 
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
@@ -8,7 +9,7 @@ import type { PiFoldOptions } from "../../src/options/index.ts";
 import { type PiFold, piChainKey, registerPiFold } from "../../src/pi/index.ts";
 import { emptyState, replay } from "../../src/state/index.ts";
 import type { ArmDefinition, ArmEnv, FoldMetrics } from "./arm-types.ts";
-import { pifoldTotalWindow } from "./demo-options.ts";
+import { pinnedTotalWindow } from "./demo-options.ts";
 import { CONTEXT_TOOL } from "./folds.ts";
 import { addPeekedReads, briefRoute, handIn, peekRoute } from "./pifold-policy.ts";
 import { pointerRoute } from "./pointer-route.ts";
@@ -19,10 +20,14 @@ import { textOf } from "./window-view.ts";
 
 const runtimes = new WeakMap<ArmEnv, PiFold>();
 
-function withPiFold(options: PiFoldOptions): (env: ArmEnv) => ReturnType<NonNullable<ArmDefinition["extensions"]>> {
+/** pi-fold loaded with `options`, as installed: its total window is the model's unless `pinned` (272k). */
+function withPiFold(
+	options: PiFoldOptions,
+	pinned = false,
+): (env: ArmEnv) => ReturnType<NonNullable<ArmDefinition["extensions"]>> {
 	return (env) => [
 		(pi) => {
-			const code = { ...options, providerTotalWindow: pifoldTotalWindow(env.window) };
+			const code = pinned ? { ...options, providerTotalWindow: pinnedTotalWindow(env.window) } : options;
 			runtimes.set(env, registerPiFold(pi, code, { agentDir: env.agentDir }));
 		},
 	];
@@ -95,6 +100,7 @@ export function foldMetrics(session: AgentSession, env: ArmEnv): FoldMetrics {
 		unattributedRewrites: counts?.unattributedRewrites ?? 0,
 		fencedAborts: runtime?.telemetry.view().fenced.aborted ?? 0,
 		commitChecks: commitChecks(branch, decisionType),
+		providerTotalWindow: runtime?.options.providerTotalWindow ?? null,
 		recall: recallMetrics(session, state),
 	};
 }
@@ -150,6 +156,14 @@ export const PIFOLD_ARMS: readonly ArmDefinition[] = [
 		description:
 			"pi-fold's defaults (cost scheduling) with the curating agent: it marks each handed-in stage with its own brief and recovers old facts through the brief's handle before rereading from disk",
 		extensions: withPiFold({}),
+		...agent,
+	},
+	{
+		...common,
+		name: "pifold-agent-272k",
+		description:
+			"pifold-agent with pi-fold's total window pinned to 272,000 (providerTotalWindow, where the long-context tier starts), as the spec's transport descriptor ran; not a default arm",
+		extensions: withPiFold({}, true),
 		...agent,
 	},
 ];

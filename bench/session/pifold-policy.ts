@@ -1,11 +1,11 @@
 // The scripted agent's pi-fold behaviour, decided from the window alone like the rest of the policy: mark the spans
-// it has finished with (a handed-in stage, once it has aged out of pi-fold's fresh tail) with a short brief naming the
-// stage, its files (with line counts) and its receipt; read receipts and line counts off visible briefs; search
+// it has finished with (a handed-in stage; once a refusal has told it how many newest units stay raw, only spans that
+// have aged out of them) with a short brief naming the stage, its files (with line counts) and its receipt; read receipts and line counts off visible briefs; search
 // (search-route.ts); and, for a fact search did not settle, use a brief's handle: `peek` page by page (bounded),
 // `expand` only when paging cannot settle it; a receipt whose fold no visible brief names is looked up in the fold
-// tree (`status`, bounded pages). Pure functions.
+// tree (`status`, bounded pages). It imports nothing from pi-fold's source: what it knows of pi-fold is what the tool
+// said in its window (tests/bench/session/agent-imports.test.ts). Pure functions.
 
-import { FRESH_TAIL_UNITS } from "../../src/transcript/index.ts";
 import { countLines } from "./facts.ts";
 import {
 	briefReceipts,
@@ -211,6 +211,23 @@ export function stageBrief(
 	return `${head} Read ${files || "no files"}.${tail}`;
 }
 
+/** How pi-fold refuses a fold that touches its fresh tail: "... (the newest 6 units stay raw)". */
+const FRESH_TAIL_REFUSAL = /the newest (\d+) units? stays? raw/;
+
+/**
+ * How many newest units pi-fold keeps raw, as its latest visible refusal of a fold said; 0 when no refusal is in
+ * view (the agent has not been told, so it tries).
+ */
+export function toldFreshTail(view: WindowView): number {
+	let units = 0;
+	for (const r of view.results) {
+		if (r.toolName !== CONTEXT_TOOL || !r.isError) continue;
+		const m = FRESH_TAIL_REFUSAL.exec(r.text);
+		if (m) units = Number(m[1]);
+	}
+	return units;
+}
+
 /** Index of every unit start (a user message, or an assistant message with its results) in the window. */
 function unitStarts(view: WindowView): number[] {
 	const out: number[] = [];
@@ -227,9 +244,10 @@ function callIds(view: WindowView, index: number): string[] {
 }
 
 /**
- * Marks for every finished stage still raw in the window and out of pi-fold's fresh tail: the span from the call that
- * opened the stage to the unit before the call that opened the next one, with the agent's brief. Spans already marked
- * (a visible fold call names them) are skipped, so under epoch scheduling a pending mark is not repeated.
+ * Marks for every finished stage still raw in the window: the span from the call that opened the stage to the unit
+ * before the call that opened the next one, with the agent's brief. Once a visible refusal has said how many newest
+ * units stay raw (toldFreshTail), spans not yet aged out of them wait. Spans already marked (a visible fold call names
+ * them) are skipped, so under epoch scheduling a pending mark is not repeated.
  */
 export function markFinished(view: WindowView, current: StageView, briefs: BriefStyle = "receipts"): ToolCallSpec[] {
 	const starts = unitStarts(view);
@@ -238,6 +256,7 @@ export function markFinished(view: WindowView, current: StageView, briefs: Brief
 			.filter((r) => r.call?.name === CONTEXT_TOOL && r.call.args.action === "fold" && !r.isError)
 			.map((r) => String(r.call?.args.from)),
 	);
+	const keepRaw = toldFreshTail(view);
 	const calls: ToolCallSpec[] = [];
 	const stages = view.stages.filter((s) => s.index < current.index || s === current);
 	for (let i = 0; i + 1 < stages.length; i++) {
@@ -248,7 +267,7 @@ export function markFinished(view: WindowView, current: StageView, briefs: Brief
 		if (!open || !nextOpen || marked.has(open.id)) continue;
 		// Units after the span, plus the assistant message this mark is made in.
 		const after = starts.filter((u) => u >= nextOpen.index).length + 1;
-		if (after < FRESH_TAIL_UNITS) continue;
+		if (after < keepRaw) continue;
 		const last = starts.filter((u) => u < nextOpen.index).at(-1);
 		const to = last === undefined ? undefined : callIds(view, last).at(-1);
 		if (!to) continue;

@@ -3,7 +3,7 @@
 // revisits a file of an earlier stage; probe stages ask about earlier stages; note stages ask for a written note.
 // Pure functions over an already loaded corpus.
 
-import { definitionLine, findDefinitions } from "./facts.ts";
+import { keyDefinitionLine, keyDefinitions } from "./grading-facts.ts";
 import { createRandom, type Random } from "./random.ts";
 import { type Corpus, type CorpusFile, sha256Hex } from "./session-corpus.ts";
 
@@ -228,14 +228,14 @@ function uniqueDefinitions(corpus: Corpus): Symbolic[] {
 	const owners = new Map<string, Symbolic[]>();
 	for (const file of corpus.files) {
 		if (!file.path.endsWith(".js")) continue;
-		for (const d of findDefinitions(file.text)) {
+		for (const d of keyDefinitions(file.text)) {
 			if (d.symbol.length < 6) continue;
 			const list = owners.get(d.symbol) ?? [];
 			list.push({ file, symbol: d.symbol, line: d.line });
 			owners.set(d.symbol, list);
 		}
 	}
-	// A symbol must also not appear as a definition anywhere else, which findDefinitions per file guarantees.
+	// A symbol must also not appear as a definition anywhere else, which keyDefinitions per file guarantees.
 	return [...owners.values()].filter((l) => l.length === 1).map((l) => l[0] as Symbolic);
 }
 
@@ -275,7 +275,7 @@ function probe(
 	const d = random.pick(withDefs);
 	const aboutStage = stageOf.get(d.file.path) as number;
 	if (kind === "definition-line") {
-		if (definitionLine(d.file.text, d.symbol) !== d.line) throw new Error(`definition drift for ${d.symbol}`);
+		if (keyDefinitionLine(d.file.text, d.symbol) !== d.line) throw new Error(`definition drift for ${d.symbol}`);
 		return { id: "", kind, aboutStage, file: d.file.path, symbol: d.symbol, answer: String(d.line) };
 	}
 	const others = random.shuffle([...stageOf.keys()].filter((p) => p !== d.file.path)).slice(0, 2);

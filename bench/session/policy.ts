@@ -1,8 +1,8 @@
 // The scripted agent: a faux response factory that decides every step from what the provider was actually sent.
 // It has no memory of its own: the stage it works on, the files still to read, the key for the next stage and
 // every answer come from the window (or, for a fact no longer visible, from the recovery routes its arm offers).
-// Compaction summary requests go to the extractive summarizer, pi-fold's brief requests to the extractive brief
-// writer. Pure apart from the observer callback.
+// Compaction summary requests and pi-fold's brief requests both go to the one stand-in writer (stand-in-writer.ts,
+// through the reader of each request). Pure apart from the observer callback.
 
 import type { AssistantMessage, Message, ToolCall } from "@earendil-works/pi-ai";
 import { isBriefRequest, writeBrief } from "./brief-writer.ts";

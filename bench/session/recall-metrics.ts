@@ -8,8 +8,6 @@ import type { AgentSession } from "@earendil-works/pi-coding-agent";
 import { Lattice } from "../../src/lattice/index.ts";
 import type { FoldState } from "../../src/state/index.ts";
 import type { TranscriptEntry } from "../../src/transcript/index.ts";
-import { CONTEXT_TOOL } from "./folds.ts";
-import { textOf } from "./window-view.ts";
 
 export interface RecallMetrics {
 	searches: number;
@@ -26,6 +24,18 @@ export interface RecallMetrics {
 	/** The deepest fold at the end (0 = top level) and the folds with no fold inside. */
 	maxDepth: number;
 	leafFolds: number;
+}
+
+/** pi-fold's tool, by the name the session registers (measurement keeps its own copy: it shares nothing with the agent). */
+const CONTEXT_TOOL = "active_context";
+
+/** The text blocks of a message's content. */
+function textOf(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.map((b: { type?: string; text?: string }) => (b.type === "text" && typeof b.text === "string" ? b.text : ""))
+		.join("\n");
 }
 
 const SHOWN = / · ([\d,]+) bytes of source shown\]/;

@@ -41,7 +41,8 @@ function perFact(arms: readonly ArmReport[], target: string, of: "bytes" | "call
 	return {
 		target,
 		measured: measured.map((m) => m.text).join("; "),
-		ratio: Math.max(...measured.map((m) => m.per)),
+		// An arm that recovered no fact from folds has no ratio to report (its text says "no facts").
+		ratio: measured.every((m) => Number.isFinite(m.per)) ? Math.max(...measured.map((m) => m.per)) : null,
 		met: measured.every((m) => m.per <= limit),
 	};
 }

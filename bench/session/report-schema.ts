@@ -67,6 +67,8 @@ export const foldMetricsSchema = z.object({
 	unattributedRewrites: count,
 	fencedAborts: count,
 	commitChecks: z.array(z.object({ seq: count, predicted: count, actual: count })),
+	/** The `providerTotalWindow` the arm set (null: none, pi-fold as installed budgets against the model's window). */
+	providerTotalWindow: count.nullable().optional(),
 	recall: z
 		.object({
 			searches: count,

@@ -81,9 +81,21 @@ export const visibleRoute: RecoveryRoute = {
 			if (answer !== undefined && expanded && (read?.index ?? 0) < stage.index) return { answer, via: "expand" };
 			if (answer !== undefined) return reread ? { answer, via: "reread" } : { answer };
 		}
-		return undefined;
+		const fromSummary = q.kind === "line-count" && target.file ? summaryLineCount(view, target.file) : undefined;
+		return fromSummary ? { answer: fromSummary, via: "summary" } : undefined;
 	},
 };
+
+/** A file's line count as a visible compaction summary names it ("<file> (120 lines)"). */
+export function summaryLineCount(view: WindowView, file: string): string | undefined {
+	const named = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\((\\d+) lines\\)`);
+	for (const text of view.userTexts) {
+		if (!text.includes("<summary>")) continue;
+		const m = named.exec(text);
+		if (m) return m[1] as string;
+	}
+	return undefined;
+}
 
 export const rereadRoute: RecoveryRoute = {
 	name: "reread",

@@ -103,7 +103,9 @@ async function createArmSession(
 		allowModelNetwork: false,
 	});
 	modelRuntime.registerNativeProvider(bench.provider);
-	const settingsManager = SettingsManager.inMemory({ compaction: { enabled: arm.compaction } });
+	const settingsManager = SettingsManager.inMemory({
+		compaction: { enabled: arm.compaction, ...arm.compactionSettings?.(env) },
+	});
 	const loader = new DefaultResourceLoader({
 		cwd: env.workspace,
 		agentDir: env.agentDir,

@@ -1,8 +1,10 @@
 // The sweep's one compact table: every arm at every window, with the cost at the tiered table and at
-// flat base rates, total tokens and fresh input, each with its ratio to native at the same window,
+// flat base rates, total tokens and fresh input, each with its ratio to the cheaper native arm at the
+// same window (at that price table; tokens against the cheaper at the tiered one, native-baseline.ts),
 // the peak request, compactions, probes (receipts), stages completed; then the targets' verdicts.
 // Pure.
 
+import { cheaperNative, isNativeArm } from "./native-baseline.ts";
 import type { ArmReport } from "./report-schema.ts";
 import type { Report } from "./session-report.ts";
 import type { SweepVerdict } from "./sweep-targets.ts";
@@ -15,7 +17,12 @@ function withRatio(value: string, own: number, native: number | undefined): stri
 	return native === undefined || native === 0 || own === native ? value : `${value} (${(own / native).toFixed(2)}x)`;
 }
 
-function row(window: number, arm: ArmReport, native: ArmReport | undefined): string[] {
+function row(
+	window: number,
+	arm: ArmReport,
+	native: ArmReport | undefined,
+	nativeFlat: ArmReport | undefined,
+): string[] {
 	const t = arm.totals;
 	const n = native?.totals;
 	return [
@@ -23,7 +30,7 @@ function row(window: number, arm: ArmReport, native: ArmReport | undefined): str
 		arm.name,
 		`${arm.stagesCompleted}/${arm.stageCount}`,
 		withRatio(usd(t.cost), t.cost, n?.cost),
-		withRatio(usd(t.flatCost), t.flatCost, n?.flatCost),
+		withRatio(usd(t.flatCost), t.flatCost, nativeFlat?.totals.flatCost),
 		withRatio(mTokens(t.totalTokens), t.totalTokens, n?.totalTokens),
 		withRatio(mTokens(t.freshInput), t.freshInput, n?.freshInput),
 		kTokens(t.peakContext),
@@ -45,16 +52,33 @@ const HEAD = [
 	"probes (receipts)",
 ];
 
+/** Which native was the cheaper at each window: "60k native, 372k native-tuned (flat: native)". */
+function cheaperList(reports: readonly Report[]): string {
+	return reports
+		.map((r) => {
+			const tiered = cheaperNative(r.arms, "tiered")?.name ?? "none";
+			const flatName = cheaperNative(r.arms, "flat")?.name ?? "none";
+			const window = `${(r.settings.window / 1000).toLocaleString("en-US")}k`;
+			return `${window} ${tiered}${flatName === tiered ? "" : ` (flat: ${flatName})`}`;
+		})
+		.join(", ");
+}
+
 /** The compact Markdown table of a sweep and its verdicts. */
 export function renderSweepTable(reports: readonly Report[], verdicts: readonly SweepVerdict[]): string {
 	const rows = reports.flatMap((r) => {
-		const native = r.arms.find((a) => a.name === "native");
-		return r.arms.map((a) => row(r.settings.window, a, a === native ? undefined : native));
+		const native = cheaperNative(r.arms, "tiered");
+		const nativeFlat = cheaperNative(r.arms, "flat");
+		return r.arms.map((a) =>
+			isNativeArm(a) ? row(r.settings.window, a, undefined, undefined) : row(r.settings.window, a, native, nativeFlat),
+		);
 	});
 	const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
 	const plan = reports[0]?.plan;
 	const out = [
-		plan ? `Plan ${plan.hash.slice(0, 12)} (seed "${plan.seed}"); ratios are to native at the same window.` : "",
+		plan
+			? `Plan ${plan.hash.slice(0, 12)} (seed "${plan.seed}"); ratios are to the cheaper native arm at the same window and price table (${cheaperList(reports)}).`
+			: "",
 		"",
 		line(HEAD),
 		line(HEAD.map((_, i) => (i < 2 ? "---" : "---:"))),

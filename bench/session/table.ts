@@ -2,6 +2,7 @@
 // an arm stopped early. Pure functions.
 
 import type { LedgerTotals } from "./ledger.ts";
+import { cheaperNative } from "./native-baseline.ts";
 import { recallCost } from "./recall-targets.ts";
 import type { ArmReport, Report } from "./session-report.ts";
 
@@ -183,12 +184,13 @@ function cutSection(report: Report): string[] {
 	];
 }
 
-/** The agent arm (pifold-agent, else pifold-immediate) against native, when both ran; else nothing. */
+/** The agent arm (pifold-agent, else pifold-immediate) against the cheaper native, when both ran; else nothing. */
 function versusSection(arms: ArmReport[]): string[] {
 	const agent = arms.find((a) => a.name === "pifold-agent") ?? arms.find((a) => a.name === "pifold-immediate");
-	const native = arms.find((a) => a.name === "native");
+	const native = cheaperNative(arms);
 	if (!agent || !native) return [];
-	return ["", `Agent curation (${agent.name}) against native (issue 4's benchmark):`, "", versus(agent, native)];
+	const which = native.name === "native" ? "native" : `${native.name}, the cheaper native`;
+	return ["", `Agent curation (${agent.name}) against ${which} (issue 4's benchmark):`, "", versus(agent, native)];
 }
 
 /** A heading and the targets that ran, with their verdicts; nothing when none ran. */

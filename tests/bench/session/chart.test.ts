@@ -52,7 +52,7 @@ describe("the benchmark's chart", () => {
 		expect(chart.guides.map((g) => g.label)).toEqual([
 			"model window 372,000 tokens",
 			"long-context price tier above 272,000",
-			"pi-fold folds on its own above 204,493 (80% of its budget)",
+			"pi-fold folds on its own above 284,493 (80% of its budget)",
 		]);
 		const svg = parseXml(renderChart(report));
 		const series = findAll(svg, (e) => e.attrs.class === "series").map((g) => g.attrs["data-arm"]);

@@ -4,7 +4,7 @@
 
 import type { Message } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
-import { BRIEF_WRITER_MAX_CHARS, isBriefRequest, writeBrief } from "../../../bench/session/brief-writer.ts";
+import { isBriefRequest, writeBrief } from "../../../bench/session/brief-writer.ts";
 import { peekedSources, placeholders, sourceMessages, sourceReads } from "../../../bench/session/folds.ts";
 import {
 	briefCoversStage,
@@ -21,7 +21,6 @@ import { buildView, type QuestionView, type StageView } from "../../../bench/ses
 import { SUMMARY_SYSTEM_PROMPT } from "../../../src/briefs/summarizer.ts";
 import { foldSource } from "../../../src/lattice/index.ts";
 import { renderPlaceholder } from "../../../src/projection/index.ts";
-import { FRESH_TAIL_UNITS } from "../../../src/transcript/index.ts";
 import { exchange, system, user } from "./messages.ts";
 
 const FOLD_ID = "f0123456789abcdef";
@@ -194,15 +193,24 @@ describe("marking finished stages", () => {
 		];
 	}
 
-	it("folds a handed-in stage once it is out of the fresh tail, with a brief naming stage, files and receipt", () => {
+	it("folds every handed-in stage until a refusal tells it how many newest units stay raw, then waits for them", () => {
 		const messages = [system(), user("task")];
 		for (let n = 1; n <= 4; n++) messages.push(...stageExchange(n, [`dir/file${n}.js`]));
-		const view = buildView(messages);
+		const untold = buildView(messages);
+		const stagesOf = (marks: { args: Record<string, unknown> }[]) =>
+			marks.map((m) => String(m.args.brief).split(",")[0]);
+		// Not told anything about pi-fold's fresh tail: it tries every finished stage.
+		expect(stagesOf(markFinished(untold, untold.stages.at(-1) as StageView))).toEqual(
+			[1, 2, 3].map((n) => `Stage ${n} of 16`),
+		);
+		// pi-fold refused one, saying the newest 5 units stay raw: 2 units per stage, so only stages with 5 units
+		// after them (the mark's own message counted) are marked now.
+		const refusal = "fold refused: entry e9 is in the fresh tail (the newest 5 units stay raw)";
+		const told = [...messages, ...exchange("active_context", { action: "fold" }, refusal, true)];
+		const view = buildView(told);
 		const current = view.stages.at(-1) as StageView;
 		const marks = markFinished(view, current);
-		// 2 units per stage: only stages whose following units reach the fresh tail's size are marked.
-		const eligible = [1, 2, 3].filter((n) => (4 - n) * 2 + 1 >= FRESH_TAIL_UNITS);
-		expect(marks.map((m) => String(m.args.brief).split(",")[0])).toEqual(eligible.map((n) => `Stage ${n} of 16`));
+		expect(stagesOf(marks)).toEqual([1, 2].map((n) => `Stage ${n} of 16`));
 		const first = view.stages[0] as StageView;
 		expect(marks[0]?.args.brief).toBe(stageBrief(first, "R1-ABCDEF", 16, lineCounts(view, first)));
 		expect(String(marks[0]?.args.brief)).toContain("Receipt for stage 1: R1-ABCDEF");
@@ -242,7 +250,7 @@ describe("pi-fold's brief requests", () => {
 		const many = Array.from({ length: 200 }, (_, i) => `"name":"read","arguments":{"path":"dir/file-${i}.js"}`).join(
 			"\n",
 		);
-		expect(writeBrief([system(SUMMARY_SYSTEM_PROMPT), user(many)]).length).toBeLessThanOrEqual(BRIEF_WRITER_MAX_CHARS);
+		expect(writeBrief([system(SUMMARY_SYSTEM_PROMPT), user(many)]).length).toBeLessThanOrEqual(1_200);
 	});
 
 	it("are answered by the policy's factory with that brief and no tool call", () => {

@@ -85,7 +85,9 @@ describe("the agent's own folds", () => {
 	it("fold each handed-in stage with a brief that names its receipt, so receipt probes are read off the window", () => {
 		const r = run("pifold-immediate");
 		expect(r.metrics?.foldCalls).toBeGreaterThan(plan.stageCount / 2);
-		expect(r.metrics?.refusedCalls).toBe(0);
+		// It is not told pi-fold's fresh tail: a refusal tells it, and while one is in view it waits, so refusals stay few.
+		expect(r.metrics?.refusedCalls).toBeGreaterThan(0);
+		expect(r.metrics?.refusedCalls).toBeLessThanOrEqual((r.metrics?.foldCalls ?? 0) / 2);
 		expect(r.metrics?.agentFolds).toBeGreaterThan(0);
 		const receipts = r.record.answers.filter((a) => a.kind === "receipt");
 		expect(receipts.length).toBeGreaterThan(0);

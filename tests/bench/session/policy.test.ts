@@ -127,6 +127,19 @@ describe("the scripted policy", () => {
 		expect(d.calls[0]).toMatchObject({ args: { answers: { q1: "R2-XXXXXXXX" } } });
 	});
 
+	it("takes a file's line count from a compaction summary that kept it, instead of rereading the file", () => {
+		const stage = stageWith({ kind: "line-count", aboutStage: 2, file: fileA.path, answer: String(fileA.lines) });
+		const summary = user(
+			`The conversation history before this point was compacted into the following summary:\n\n<summary>\n- [x] Stage 2: read ${fileA.path} (${fileA.lines} lines). Receipt for stage 2: R2-XXXXXXXX\n</summary>`,
+		);
+		const answered: string[] = [];
+		const d = decide([system(), summary, ...openStage5(stage), ...readOf(fileB)], {
+			observer: { answered: (_s, _q, route) => answered.push(route) },
+		});
+		expect(d.calls[0]).toMatchObject({ name: STAGE_TOOL, args: { answers: { q1: String(fileA.lines) } } });
+		expect(answered).toEqual(["summary"]);
+	});
+
 	it("asks for a stage again when a summary says it is current but its instructions are gone", () => {
 		const d = decide([system(), user("## Progress\n- [ ] Current stage: 7 of 8. Key for stage 8: K8-ABCDEF")]);
 		expect(d.calls).toEqual([{ name: STAGE_TOOL, args: { stage: 7, reissue: true } }]);

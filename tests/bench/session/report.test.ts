@@ -120,6 +120,7 @@ describe("pi-fold demo flags", () => {
 	it("runs every arm by default, the pi-fold arms included", () => {
 		expect(parseDemoOptions({}).arms).toEqual([
 			"native",
+			"native-tuned",
 			"pifold-ladder",
 			"pifold-agent",
 			"pifold-immediate",
@@ -129,7 +130,7 @@ describe("pi-fold demo flags", () => {
 
 	it("refuses an unknown arm, naming the known ones", async () => {
 		await expect(runDemo({ arms: ["pifold-nothing"], progress: false, out })).rejects.toThrow(
-			/unknown arm "pifold-nothing"; known arms: native, unmanaged, pifold-ladder, pifold-immediate, pifold-epoch, pifold-agent/,
+			/unknown arm "pifold-nothing"; known arms: native, native-tuned, unmanaged, pifold-ladder, pifold-immediate, pifold-epoch, pifold-agent, pifold-agent-272k/,
 		);
 	});
 });

@@ -34,7 +34,7 @@ describe("the extractive summarizer", () => {
 		expect(text).toContain("Current stage: 3 of 64");
 		expect(text).toContain("Key for stage 4: K4-ZZZZZZ");
 		expect(text).toContain(
-			"- [x] Stage 2: read pi-ai/dist/file-2-a.js, pi-ai/dist/file-2-b.js. Receipt for stage 2: R2-ABCDEFGH",
+			"- [x] Stage 2: read pi-ai/dist/file-2-a.js (2 lines), pi-ai/dist/file-2-b.js. Receipt for stage 2: R2-ABCDEFGH",
 		);
 		expect(text).toContain("## Critical Context");
 	});
