@@ -165,19 +165,25 @@ function usageTerm(name: string, flag: Flag): string {
 	return `--${name} ${flag.value}`;
 }
 
-/** The help of a flag as words for wrapping; "(default X)" stays one unit. */
+/** Marks a word that continues the one before it with no space (a long list breaks after its commas). */
+const GLUED = "\u0000";
+
+/** The help of a flag as words for wrapping; "(default X)" stays one unit, a list of values breaking only after a comma. */
 function helpWords(flag: Flag): string[] {
 	const words = flag.help.split(" ");
 	if (flag.kind === "boolean" || flag.default === undefined) return words;
-	return [...words, `(default ${flag.default})`];
+	const pieces = `(default ${flag.default})`.split(/(?<=,)/);
+	return [...words, ...pieces.map((p, i) => (i === 0 ? p : GLUED + p))];
 }
 
 /** Words wrapped into lines of at most `width` columns, continuation lines indented by `indent`. */
 export function wrap(words: readonly string[], width: number, indent: string, first = ""): string[] {
 	const lines: string[] = [];
 	let line = first;
-	for (const word of words) {
-		const sep = line === first || line === indent ? "" : " ";
+	for (const raw of words) {
+		const glued = raw.startsWith(GLUED);
+		const word = glued ? raw.slice(1) : raw;
+		const sep = glued || line === first || line === indent ? "" : " ";
 		if (line.length + sep.length + word.length > width && line.trim() !== "") {
 			lines.push(line);
 			line = indent + word;

@@ -99,6 +99,24 @@ describe("renderUsage", () => {
 		);
 	});
 
+	it("breaks a default list too long for one line only after its commas, with no space inside the list", () => {
+		const arms = Array.from({ length: 8 }, (_, i) => `some-long-arm-name-${i}`).join(",");
+		const spec = {
+			name: "demo",
+			description: "Runs.",
+			flags: { arms: { kind: "string", value: "a,b", default: arms, help: "arms to run" } },
+		} satisfies CommandSpec;
+		const lines = renderUsage(spec).split("\n");
+		for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+		const at = lines.findIndex((l) => l.startsWith("      --arms a,b"));
+		const shown = lines
+			.slice(at, at + 3)
+			.map((l) => l.trim())
+			.join("");
+		expect(shown).toContain(`(default ${arms})`);
+		expect(lines[at]?.endsWith(",")).toBe(true);
+	});
+
 	it("wraps long lines at 100 columns with a hanging indent", () => {
 		const words = Array.from({ length: 40 }, (_, i) => `word${i}`);
 		const lines = wrap(words, 100, "    ", "head: ");
