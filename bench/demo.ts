@@ -116,7 +116,7 @@ export async function main(argv: string[]): Promise<number> {
 			const sweep = await runSweep({ ...single, windows }, context);
 			process.stdout.write(
 				options.json
-					? `${JSON.stringify({ reports: sweep.reports, verdicts: sweep.verdicts }, null, "\t")}\n`
+					? `${JSON.stringify({ reports: sweep.reports, verdicts: sweep.verdicts, replay: sweep.replay }, null, "\t")}\n`
 					: sweep.table,
 			);
 			if (!options.json) process.stdout.write(`\nResults: ${sweep.dir}\n`);
