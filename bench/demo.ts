@@ -12,6 +12,8 @@ import {
 	DEFAULT_STAGES,
 	DEFAULT_WINDOW,
 	type DemoOptionsInput,
+	PLANS_WINDOW,
+	SWEEP_STAGES,
 	SWEEP_WINDOWS,
 } from "./session/demo-options.ts";
 
@@ -37,7 +39,15 @@ export const DEMO_COMMAND = {
 			value: "a,b",
 			help: "run every arm at each of these windows and print the sweep table and the cost targets",
 		},
-		sweep: { kind: "boolean", help: `the same with the preset windows ${SWEEP_WINDOWS.join(",")}` },
+		"stages-sweep": {
+			kind: "string",
+			value: "a,b",
+			help: `run every arm at ${PLANS_WINDOW} for plans of these stage counts and print their table and target`,
+		},
+		sweep: {
+			kind: "boolean",
+			help: `the same with the preset windows ${SWEEP_WINDOWS.join(",")} and plans of ${SWEEP_STAGES.join(",")} stages`,
+		},
 		out: { kind: "string", value: "DIR", help: "results folder (default results/demo-<timestamp>)" },
 		json: { kind: "boolean", help: "print report.json to stdout instead of the table" },
 		quiet: { kind: "boolean", short: "q", help: "no progress lines on stderr (the results still print)" },
@@ -48,18 +58,31 @@ export const DEMO_COMMAND = {
 /** Flag names by option name, to word validation errors as the user typed them. */
 const FLAG_OF: Record<string, string> = { stageChars: "stage-chars" };
 
+/** A comma-separated list of whole numbers, or a UsageError naming the flag. */
+function numberList(flag: string, text: string, example: string): number[] {
+	const items = text.split(",").map((w) => w.trim().replaceAll("_", ""));
+	if (items.length === 0 || items.some((w) => !/^\d+$/.test(w)))
+		throw new UsageError(
+			`--${flag} needs whole numbers separated by commas, e.g. ${example}; got ${JSON.stringify(text)}`,
+		);
+	return items.map(Number);
+}
+
 /** The windows a sweep runs at (`--windows` or `--sweep`), or null for one run at `--window`. */
 function sweepWindows(flags: FlagValues<typeof DEMO_COMMAND.flags>): number[] | null {
 	if (flags.windows === undefined) return flags.sweep ? [...SWEEP_WINDOWS] : null;
-	const windows = flags.windows.split(",").map((w) => w.trim().replaceAll("_", ""));
-	if (windows.length === 0 || windows.some((w) => !/^\d+$/.test(w)))
-		throw new UsageError(
-			`--windows needs whole numbers separated by commas, e.g. 60000,200000; got ${JSON.stringify(flags.windows)}`,
-		);
-	return windows.map(Number);
+	return numberList("windows", flags.windows, "60000,200000");
 }
 
-function toOptions(flags: FlagValues<typeof DEMO_COMMAND.flags>): DemoOptionsInput & { windows?: number[] } {
+/** The plan lengths run at 200k (`--stages-sweep`, or `--sweep`'s preset), or null for none. */
+function sweepStages(flags: FlagValues<typeof DEMO_COMMAND.flags>): number[] | null {
+	if (flags["stages-sweep"] === undefined) return flags.sweep ? [...SWEEP_STAGES] : null;
+	return numberList("stages-sweep", flags["stages-sweep"], "8,16,32,64");
+}
+
+function toOptions(
+	flags: FlagValues<typeof DEMO_COMMAND.flags>,
+): DemoOptionsInput & { windows?: number[]; stagesSweep?: number[] } {
 	const arms = flags.arms
 		.split(",")
 		.map((a) => a.trim())
@@ -74,12 +97,15 @@ function toOptions(flags: FlagValues<typeof DEMO_COMMAND.flags>): DemoOptionsInp
 		...(flags.out !== undefined ? { out: flags.out } : {}),
 		json: flags.json,
 		progress: !flags.quiet,
-		...(sweepWindows(flags) ? { windows: sweepWindows(flags) as number[] } : {}),
+		...(sweepWindows(flags) || sweepStages(flags) ? { windows: sweepWindows(flags) ?? [] } : {}),
+		...(sweepStages(flags) ? { stagesSweep: sweepStages(flags) as number[] } : {}),
 	};
 }
 
 /** The benchmark options a command line asks for, or "help". Throws UsageError on a bad flag. */
-export function parseDemoArgs(argv: readonly string[]): (DemoOptionsInput & { windows?: number[] }) | "help" {
+export function parseDemoArgs(
+	argv: readonly string[],
+): (DemoOptionsInput & { windows?: number[]; stagesSweep?: number[] }) | "help" {
 	const parsed = parseCommandLine(DEMO_COMMAND, argv);
 	if (parsed.help) return "help";
 	return toOptions(parsed.flags);
@@ -111,12 +137,12 @@ export async function main(argv: string[]): Promise<number> {
 		log: (line: string) => process.stderr.write(`${line}\n`),
 	};
 	try {
-		const { windows, ...single } = options;
+		const { windows, stagesSweep, ...single } = options;
 		if (windows) {
-			const sweep = await runSweep({ ...single, windows }, context);
+			const sweep = await runSweep({ ...single, windows, ...(stagesSweep ? { stagesSweep } : {}) }, context);
 			process.stdout.write(
 				options.json
-					? `${JSON.stringify({ reports: sweep.reports, verdicts: sweep.verdicts }, null, "\t")}\n`
+					? `${JSON.stringify({ reports: sweep.reports, plans: sweep.plans, verdicts: sweep.verdicts, replay: sweep.replay }, null, "\t")}\n`
 					: sweep.table,
 			);
 			if (!options.json) process.stdout.write(`\nResults: ${sweep.dir}\n`);

@@ -77,3 +77,7 @@ export type DemoOptions = z.output<typeof demoOptionsSchema>;
 export function parseDemoOptions(input: DemoOptionsInput = {}): DemoOptions {
 	return demoOptionsSchema.parse(input);
 }
+
+/** The window the short plans run at, and the plan lengths `--sweep` runs there (sweep-plans.ts). */
+export const PLANS_WINDOW = 200_000;
+export const SWEEP_STAGES: readonly number[] = [8, 16, 32, 64];

@@ -1,0 +1,58 @@
+// The replay target of issue 20: `pi-fold replay` of each sweep window's native session file predicts the
+// `pifold-ladder` arm's measured cost within 10% and its fold events within 25%. A real two-window sweep (60k and
+// 120k, the default 64 stages, the two arms the target compares) prints the section "replay against the benchmark"
+// and its verdict met; a window above the long-context tier is printed as not comparable, never priced flat.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSweep, type SweepResult } from "../../../bench/session/index.ts";
+import { replayAgainstBenchmark, replayVerdict } from "../../../bench/session/sweep-replay.ts";
+
+let out: string;
+let sweep: SweepResult;
+
+beforeAll(async () => {
+	out = mkdtempSync(join(tmpdir(), "pi-fold-sweep-replay-"));
+	sweep = await runSweep({ arms: ["native", "pifold-ladder"], windows: [60_000, 120_000], out, progress: false });
+}, 120_000);
+
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe("the replay against the benchmark", () => {
+	it("predicts the ladder arm's cost within 10% and its fold events within 25% at 60k and 120k", () => {
+		expect(sweep.replay.map((a) => a.window)).toEqual([60_000, 120_000]);
+		for (const a of sweep.replay) {
+			expect(a.notComparable).toBeNull();
+			const p = a.predicted as { cost: number; folds: number };
+			const m = a.measured as { cost: number; folds: number };
+			expect(m.folds).toBeGreaterThan(0);
+			expect(Math.abs(p.cost / m.cost - 1)).toBeLessThanOrEqual(0.1);
+			expect(Math.abs(p.folds / m.folds - 1)).toBeLessThanOrEqual(0.25);
+		}
+		const verdict = sweep.verdicts.at(-1);
+		expect(verdict?.target).toBe("replay predicts pifold-ladder within 10% (cost) and 25% (fold events)");
+		expect(verdict?.met).toBe(true);
+	});
+
+	it("prints the section with a row per window and the verdict", () => {
+		const section = sweep.table.slice(sweep.table.indexOf("Replay against the benchmark"));
+		expect(section).toMatch(/^\| 60k \| \$\d+\.\d\d \| \$\d+\.\d\d \| \d\.\d\dx \| \d+ \| \d+ \| \d\.\d\dx \|$/m);
+		expect(section).toMatch(/^\| 120k \| /m);
+		expect(section).toMatch(
+			/\| replay predicts pifold-ladder within 10% \(cost\) and 25% \(fold events\) \| .* \| met \|/,
+		);
+	});
+
+	it("says a window above the long-context tier is not comparable instead of pricing it flat", async () => {
+		const report = sweep.reports[1];
+		if (!report) throw new Error("no 120k report");
+		const above = { ...report, settings: { ...report.settings, window: 372_000 } };
+		const a = await replayAgainstBenchmark(above, "/nonexistent");
+		expect(a.predicted).toBeNull();
+		expect(a.notComparable).toMatch(/cannot price the long-context tier/);
+		expect(replayVerdict([a]).met).toBe(false);
+		expect(replayVerdict([...sweep.replay, a]).measured).toMatch(/not comparable at 372k$/);
+	});
+});
