@@ -6,7 +6,7 @@
 import { PLANS_WINDOW } from "./demo-options.ts";
 import { cheaperNative, isNativeArm } from "./native-baseline.ts";
 import type { Report } from "./session-report.ts";
-import { DEFAULT_PIFOLD_ARMS, type SweepVerdict } from "./sweep-targets.ts";
+import { DEFAULT_PIFOLD_ARMS, markdownRow, type SweepVerdict, verdictRows } from "./sweep-targets.ts";
 
 export { PLANS_WINDOW, SWEEP_STAGES } from "./demo-options.ts";
 /** The target's bound: the default's cost over the cheaper native's. */
@@ -43,7 +43,6 @@ export function plansVerdict(reports: readonly Report[]): SweepVerdict {
 
 /** The short-plan table (a row per plan length and arm) and its verdict. Markdown. */
 export function renderPlansTable(reports: readonly Report[], verdict: SweepVerdict): string {
-	const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
 	const rows = reports.flatMap((r) => {
 		const native = cheaperNative(r.arms, "tiered");
 		return r.arms.map((a) => {
@@ -52,7 +51,7 @@ export function renderPlansTable(reports: readonly Report[], verdict: SweepVerdi
 					? ` (${(a.totals.cost / native.totals.cost).toFixed(2)}x)`
 					: "";
 			const commits = a.pifold ? `${a.pifold.commits}` : "";
-			return line([
+			return markdownRow([
 				`${r.plan.stageCount}`,
 				a.name,
 				`${a.stagesCompleted}/${a.stageCount}`,
@@ -67,13 +66,11 @@ export function renderPlansTable(reports: readonly Report[], verdict: SweepVerdi
 	return [
 		`Short plans at ${k(window)}: the same seed and arms for plans of ${reports.map((r) => r.plan.stageCount).join(", ")} stages; ratios are to the cheaper native arm of the same plan.`,
 		"",
-		line(["stages", "arm", "completed", "cost", "requests", "compactions", "commits"]),
-		line(["---:", "---", "---", "---:", "---:", "---:", "---:"]),
+		markdownRow(["stages", "arm", "completed", "cost", "requests", "compactions", "commits"]),
+		markdownRow(["---:", "---", "---", "---:", "---:", "---:", "---:"]),
 		...rows,
 		"",
-		line(["Target", "Measured", "Verdict"]),
-		line(["---", "---", "---"]),
-		line([verdict.target, verdict.measured, verdict.met ? "met" : "MISSED"]),
+		...verdictRows([verdict]),
 		"",
 	].join("\n");
 }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseSessionFile, replaySession } from "../../src/replay/index.ts";
 import { PRICES } from "./ledger.ts";
 import type { Report } from "./session-report.ts";
-import type { SweepVerdict } from "./sweep-targets.ts";
+import { markdownRow, type SweepVerdict, verdictRows } from "./sweep-targets.ts";
 
 /** The arm whose session is replayed, and the arm the replay predicts. */
 export const REPLAYED_ARM = "native";
@@ -101,12 +101,11 @@ const usd = (v: number) => `$${v.toFixed(2)}`;
 
 /** The section "replay against the benchmark": a row per window, then the verdict. Markdown. */
 export function renderReplayAgreement(agreements: readonly ReplayAgreement[], verdict: SweepVerdict): string {
-	const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
 	const rows = agreements.map((a) => {
 		const p = a.predicted;
 		const m = a.measured;
 		if (!p || !m)
-			return line([
+			return markdownRow([
 				k(a.window),
 				"not comparable",
 				m ? usd(m.cost) : "",
@@ -115,7 +114,7 @@ export function renderReplayAgreement(agreements: readonly ReplayAgreement[], ve
 				m ? `${m.folds}` : "",
 				a.notComparable ?? "",
 			]);
-		return line([
+		return markdownRow([
 			k(a.window),
 			usd(p.cost),
 			usd(m.cost),
@@ -128,7 +127,7 @@ export function renderReplayAgreement(agreements: readonly ReplayAgreement[], ve
 	return [
 		"Replay against the benchmark: each window's `native` session file replayed by `pi-fold replay` at the base prices (5, 30, 0.5 and 5 dollars per million input, output, cache-read and cache-write tokens), against the `pifold-ladder` arm measured at that window.",
 		"",
-		line([
+		markdownRow([
 			"window",
 			"predicted cost",
 			"measured cost",
@@ -137,12 +136,10 @@ export function renderReplayAgreement(agreements: readonly ReplayAgreement[], ve
 			"measured fold events",
 			"fold ratio",
 		]),
-		line(["---", "---:", "---:", "---:", "---:", "---:", "---:"]),
+		markdownRow(["---", "---:", "---:", "---:", "---:", "---:", "---:"]),
 		...rows,
 		"",
-		line(["Target", "Measured", "Verdict"]),
-		line(["---", "---", "---"]),
-		line([verdict.target, verdict.measured, verdict.met ? "met" : "MISSED"]),
+		...verdictRows([verdict]),
 		"",
 	].join("\n");
 }

@@ -7,7 +7,7 @@
 import { cheaperNative, isNativeArm } from "./native-baseline.ts";
 import type { ArmReport } from "./report-schema.ts";
 import type { Report } from "./session-report.ts";
-import type { SweepVerdict } from "./sweep-targets.ts";
+import { markdownRow, type SweepVerdict, verdictRows } from "./sweep-targets.ts";
 
 const usd = (v: number) => `$${v.toFixed(2)}`;
 const kTokens = (v: number) => `${(v / 1000).toFixed(v >= 100_000 ? 0 : 1)}k`;
@@ -73,22 +73,19 @@ export function renderSweepTable(reports: readonly Report[], verdicts: readonly 
 			isNativeArm(a) ? row(r.settings.window, a, undefined, undefined) : row(r.settings.window, a, native, nativeFlat),
 		);
 	});
-	const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
 	const plan = reports[0]?.plan;
 	const out = [
 		plan
 			? `Plan ${plan.hash.slice(0, 12)} (seed "${plan.seed}"); ratios are to the cheaper native arm at the same window and price table (${cheaperList(reports)}).`
 			: "",
 		"",
-		line(HEAD),
-		line(HEAD.map((_, i) => (i < 2 ? "---" : "---:"))),
-		...rows.map(line),
+		markdownRow(HEAD),
+		markdownRow(HEAD.map((_, i) => (i < 2 ? "---" : "---:"))),
+		...rows.map(markdownRow),
 		"",
 		"Targets, judged on the whole sweep:",
 		"",
-		line(["Target", "Measured", "Verdict"]),
-		line(["---", "---", "---"]),
-		...verdicts.map((v) => line([v.target, v.measured, v.met ? "met" : "MISSED"])),
+		...verdictRows(verdicts),
 	];
 	return `${out.join("\n")}\n`;
 }

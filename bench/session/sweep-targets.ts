@@ -18,6 +18,18 @@ export interface SweepVerdict {
 	readonly met: boolean;
 }
 
+/** One Markdown table row. */
+export const markdownRow = (cells: readonly string[]): string => `| ${cells.join(" | ")} |`;
+
+/** The verdict table's lines: its head, then one row per verdict, met or MISSED. */
+export function verdictRows(verdicts: readonly SweepVerdict[]): string[] {
+	return [
+		markdownRow(["Target", "Measured", "Verdict"]),
+		markdownRow(["---", "---", "---"]),
+		...verdicts.map((v) => markdownRow([v.target, v.measured, v.met ? "met" : "MISSED"])),
+	];
+}
+
 type Measure = (arm: ArmReport) => number;
 const cost: Measure = (a) => a.totals.cost;
 const flat: Measure = (a) => a.totals.flatCost;

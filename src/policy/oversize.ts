@@ -51,6 +51,8 @@ export function oversizedResults(snap: Snapshot, tokens: WindowTokens, nextToken
 	if (unit?.kind !== "toolBatch" || !unit.complete || unit.end - unit.start < 2) return NONE;
 	if (snap.lattice.innermostAt(unit.start) || snap.lattice.innermostAt(unit.end - 1)) return NONE;
 	const budget = snap.budget.budgetTokens;
+	// The common case, a request that fits as it is, asks the rescue nothing.
+	if (nextTokens <= budget) return NONE;
 	const reclaimable = rescueProposals(snap, tokens).reduce((sum, p) => sum + p.freedTokens, 0);
 	let after = nextTokens - reclaimable;
 	if (after <= budget) return NONE;

@@ -38,10 +38,9 @@ export interface FoldForest {
 	readonly total: number;
 }
 
-/** Whether a store holds a blob, when it can say so without reading it (otherwise: assume it does). */
+/** Whether the store holds a blob (its `has`: no read, no hash). */
 export function sourcePresence(store: SourceStore): (sha256: string) => boolean {
-	const has = (store as { has?: unknown }).has;
-	return typeof has === "function" ? (sha256) => Boolean(has.call(store, sha256)) : () => true;
+	return (sha256) => store.has(sha256);
 }
 
 /** Parent and depth of each summarized fold by leaf containment (folds nest or are disjoint). */

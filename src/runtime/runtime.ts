@@ -234,9 +234,10 @@ export class FoldRuntime {
 	/** One boundary pass through the commit pipeline (commit/pipeline.ts). */
 	private async commitAt(host: Host, at: string, measured: Occupancy, hint: Actor): Promise<CommitOutcome | null> {
 		const paused = this.pauseReason() !== null;
-		const excerpts = await this.excerpts(host, measured, paused);
+		const { excerpts, snap: before } = await this.excerpts(host, measured, paused);
 		const occupancy = { ...measured, tokens: measured.tokens - excerpts.freedTokens };
-		const snap = this.snapshot(host);
+		// No excerpt recorded: the branch is as the excerpts step read it.
+		const snap = excerpts.bodies.length === 0 && before ? before : this.snapshot(host);
 		const input = boundaryInput({
 			host,
 			options: this.options,
@@ -267,10 +268,16 @@ export class FoldRuntime {
 	 * Results of the newest batch too large for the window become excerpts (commit/excerpts.ts): their
 	 * fold decisions are recorded before the gate reads the branch, and the human is told once each.
 	 */
-	private async excerpts(host: Host, occupancy: Occupancy, paused: boolean): Promise<Excerpts> {
-		const scaled = inEstimatedTokens(this.snapshot(host), this.meter.calibration);
-		const off = paused || !this.options.evidenceIngestion;
-		const excerpts = await excerptOversized(scaled, this.store(host), occupancy.tokens, off);
+	private async excerpts(
+		host: Host,
+		occupancy: Occupancy,
+		paused: boolean,
+	): Promise<{ excerpts: Excerpts; snap: Snapshot | null }> {
+		if (paused || !this.options.evidenceIngestion)
+			return { excerpts: { bodies: [], freedTokens: 0, overCap: [] }, snap: null };
+		const snap = this.snapshot(host);
+		const scaled = inEstimatedTokens(snap, this.meter.calibration);
+		const excerpts = await excerptOversized(scaled, this.store(host), occupancy.tokens);
 		for (const body of excerpts.bodies) {
 			this.decide(host, body);
 			const f = body.fold;
@@ -290,7 +297,7 @@ export class FoldRuntime {
 				`${this.options.brandNoun}: ${excerpts.overCap.join(", ")} left whole: this session's excerpts already hold the 512 MiB cap`,
 				"warning",
 			);
-		return excerpts;
+		return { excerpts, snap };
 	}
 
 	/** The proposal's drafts: the edits, the chained commit record and (automatic commits) the receipt. */

@@ -69,16 +69,11 @@ async function excerptRecord(store: SourceStore, r: OversizedResult): Promise<Fo
 
 /**
  * The oversized results of the newest batch as fold decisions (sources durable), given the next
- * request's estimated tokens; none when the batch fits, or when automatic folding is paused.
+ * request's estimated tokens; none when the batch fits. The caller skips the step while automatic
+ * folding is paused.
  */
-export async function excerptOversized(
-	snap: Snapshot,
-	store: SourceStore,
-	nextTokens: number,
-	paused: boolean,
-): Promise<Excerpts> {
+export async function excerptOversized(snap: Snapshot, store: SourceStore, nextTokens: number): Promise<Excerpts> {
 	const out: Excerpts = { bodies: [], freedTokens: 0, overCap: [] };
-	if (paused) return out;
 	const plan = oversizedResults(snap, windowTokens(snap), nextTokens);
 	let used = excerptBytes(snap);
 	let freed = 0;
