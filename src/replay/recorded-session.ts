@@ -4,6 +4,7 @@
 // of the model's reach; the session's model; and the price per token type the file's own costs
 // imply. Nothing estimated here. Pure over the parsed file.
 
+import type { PriceTable } from "../policy/index.ts";
 import type { FileEntry, FileMessage, FileUsage } from "./session-file.ts";
 
 /** Token and cost sums of some usage records. */
@@ -16,13 +17,11 @@ export interface UsageTotals {
 	readonly cost: number;
 }
 
-/** Dollars per million tokens of each type. */
-export interface Prices {
-	readonly input: number;
-	readonly output: number;
-	readonly cacheRead: number;
-	readonly cacheWrite: number;
-}
+/**
+ * Dollars per million tokens of each type, with the long-context tiers a model's table may have (a
+ * request whose prompt is above a tier's `inputTokensAbove` is priced at that tier, as pi-ai bills).
+ */
+export type Prices = PriceTable;
 
 export interface NativeFigures {
 	/** The session's own requests: assistant replies that carry usage. */
@@ -34,7 +33,13 @@ export interface NativeFigures {
 	/** Everything billed on the branch. */
 	readonly total: UsageTotals;
 	/** Each request's prompt (input + cache read + cache write) and output, in order. */
-	readonly prompts: readonly { readonly prompt: number; readonly output: number }[];
+	readonly prompts: readonly {
+		readonly prompt: number;
+		readonly input: number;
+		readonly cacheRead: number;
+		readonly cacheWrite: number;
+		readonly output: number;
+	}[];
 	readonly peak: number;
 	readonly compactions: number;
 	/** Messages before the latest compaction's first kept entry: out of the model's reach at the end. */
@@ -116,7 +121,13 @@ export function nativeFigures(branch: readonly FileEntry[]): NativeFigures {
 		if ((e.type === "compaction" || e.type === "branch_summary") && e.usage) summaries = add(summaries, e.usage);
 		if (e.type === "usage") other = add(other, e.usage);
 	}
-	const prompts = replies.map((r) => ({ prompt: promptOf(r.usage), output: r.usage.output }));
+	const prompts = replies.map((r) => ({
+		prompt: promptOf(r.usage),
+		input: r.usage.input,
+		cacheRead: r.usage.cacheRead,
+		cacheWrite: r.usage.cacheWrite,
+		output: r.usage.output,
+	}));
 	return {
 		requests,
 		summaries,

@@ -6,6 +6,7 @@
 import type { ChartInput } from "../chart/index.ts";
 import { niceStep } from "../chart/index.ts";
 import { QUIET_OCCUPANCY } from "../policy/index.ts";
+import type { Prices } from "./recorded-session.ts";
 import type { ReplayResult } from "./replay-session.ts";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -23,7 +24,12 @@ function pricesLine(r: ReplayResult): string {
 		return "Prices: the file records no cost (pass --prices to price the tokens)";
 	const recorded =
 		r.recordedCost.from === "the prices" ? "; the file records no cost, so its tokens are priced too" : "";
-	return `Prices per million tokens (${r.pricesFrom}): input $${p.input}, output $${p.output}, cache read $${p.cacheRead}, cache write $${p.cacheWrite}${recorded}`;
+	const rates = (t: Omit<Prices, "tiers">) =>
+		`input $${t.input}, output $${t.output}, cache read $${t.cacheRead}, cache write $${t.cacheWrite}`;
+	const tiers = (p.tiers ?? []).map(
+		(t) => `; a request above ${t.inputTokensAbove.toLocaleString("en-US")} tokens: ${rates(t)}`,
+	);
+	return `Prices per million tokens (${r.pricesFrom}): ${rates(p)}${tiers.join("")}${recorded}`;
 }
 
 /** pi-fold's brief requests, as the summary row shows them. */

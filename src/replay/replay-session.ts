@@ -13,6 +13,7 @@
 // Pure apart from the in-memory store.
 
 import { type PiFoldOptions, type ResolvedOptions, resolveOptions } from "../options/index.ts";
+import { ratesAt } from "../policy/index.ts";
 import { FoldRuntime, type ModelInfo } from "../runtime/index.ts";
 import { drive, MemoryStore, PrefixCache, type SimRequest, SimSession, type SimUsage } from "../simulate/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
@@ -106,28 +107,38 @@ export interface ReplayResult {
 
 /** The simulated model: its window and the output it reserves. */
 type SimModel = ModelInfo & { readonly contextWindow: number; readonly maxTokens: number };
-/** The prices, and the one fresh prompt tokens are billed at. */
-type Pricing = { readonly prices: Prices; readonly fresh: number };
+/** The rate fresh prompt tokens bill at: cache writes when the session mostly wrote the cache, else input. */
+type FreshRate = "cacheWrite" | "input";
+/** The prices, and the rate fresh prompt tokens are billed at. */
+type Pricing = { readonly prices: Prices; readonly fresh: FreshRate };
 
-/** The price of fresh prompt tokens: cache writes when the session mostly wrote the cache, else input. */
-function freshPrice(native: NativeFigures, prices: Prices): number {
-	return native.requests.cacheWrite > native.requests.input ? prices.cacheWrite : prices.input;
+function freshRate(native: NativeFigures): FreshRate {
+	return native.requests.cacheWrite > native.requests.input ? "cacheWrite" : "input";
 }
 
-function costOf(fresh: number, cacheRead: number, output: number, prices: Prices, pFresh: number): number {
-	return (fresh * pFresh + cacheRead * prices.cacheRead + output * prices.output) / 1_000_000;
+/** Dollars of one request, at the tier its prompt (fresh and cache read) falls in. */
+function costOf(fresh: number, cacheRead: number, output: number, prices: Prices, rate: FreshRate): number {
+	const r = ratesAt(prices, fresh + cacheRead);
+	return (fresh * r[rate] + cacheRead * r.cacheRead + output * r.output) / 1_000_000;
 }
 
+/** The recorded requests' and summaries' dollars: the file's own, else each request at `prices`, tier by tier. */
 function recordedCost(native: NativeFigures, prices: Prices): ReplayResult["recordedCost"] {
 	if (native.total.cost > 0)
 		return { dollars: native.requests.cost, summaries: native.summaries.cost, from: "the file" };
-	const at = (r: NativeFigures["requests"]) =>
-		(r.input * prices.input +
-			r.cacheWrite * prices.cacheWrite +
-			r.cacheRead * prices.cacheRead +
-			r.output * prices.output) /
-		1_000_000;
-	return { dollars: at(native.requests), summaries: at(native.summaries), from: "the prices" };
+	const at = (r: Omit<NativeFigures["prompts"][number], "prompt">, prompt: number) => {
+		const t = ratesAt(prices, prompt);
+		return (
+			(r.input * t.input + r.cacheWrite * t.cacheWrite + r.cacheRead * t.cacheRead + r.output * t.output) / 1_000_000
+		);
+	};
+	const s = native.summaries;
+	return {
+		dollars: native.prompts.reduce((n, p) => n + at(p, p.prompt), 0),
+		// Summary requests are only summed in the file's figures: priced at the base rates.
+		summaries: at(s, 0),
+		from: "the prices",
+	};
 }
 
 /** The session as it ran, simulated: each billed reply's request size and cache bill, in simulator tokens. */
@@ -217,7 +228,7 @@ async function runPiFold(
 export async function replaySession(file: SessionFile, options: ReplayOptions): Promise<ReplayResult> {
 	const native = nativeFigures(file.branch);
 	const prices = options.prices ?? impliedPrices(file.branch);
-	const price = { prices, fresh: freshPrice(native, prices) };
+	const price: Pricing = { prices, fresh: freshRate(native) };
 	const ttl = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
 	// The session's prices and cache lifetime, as pi-fold's cost scheduling reads them from a model.
 	const priced = prices.input + prices.output + prices.cacheRead + prices.cacheWrite > 0;
@@ -274,7 +285,7 @@ function estimated(
 	messages: readonly { message: TranscriptMessage }[],
 	calibration: Calibration,
 	prices: Prices,
-	pFresh: number,
+	rate: FreshRate,
 ): EstimatedRequest[] {
 	const replyOrdinal = new Map<number, number>();
 	let n = 0;
@@ -294,7 +305,7 @@ function estimated(
 				fresh,
 				cacheRead,
 				output,
-				cost: costOf(fresh, cacheRead, output, prices, pFresh),
+				cost: costOf(fresh, cacheRead, output, prices, rate),
 			};
 		});
 }

@@ -49,6 +49,11 @@ export const REPLAY_COMMAND = {
 			value: "I,O,CR,CW",
 			help: "dollars per million input, output, cache-read and cache-write tokens (default: what the file's costs imply)",
 		},
+		tier: {
+			kind: "string",
+			value: "ABOVE:I,O,CR,CW",
+			help: "a long-context tier over --prices: a request whose prompt is above ABOVE tokens is priced at these rates",
+		},
 		"cache-ttl": {
 			kind: "integer",
 			value: "SECONDS",
@@ -78,13 +83,30 @@ class InputError extends Error {
 	readonly exitCode = 1;
 }
 
-function pricesOf(raw: string | undefined): Prices | undefined {
-	if (raw === undefined) return undefined;
+/** Four non-negative numbers (input,output,cacheRead,cacheWrite) of `flag`, or a usage error naming it. */
+function ratesOf(flag: string, raw: string) {
 	const parts = raw.split(",").map(Number);
 	if (parts.length !== 4 || parts.some((p) => !Number.isFinite(p) || p < 0))
-		throw new UsageError(`--prices needs four numbers (input,output,cacheRead,cacheWrite), got ${JSON.stringify(raw)}`);
+		throw new UsageError(`${flag} needs four numbers (input,output,cacheRead,cacheWrite), got ${JSON.stringify(raw)}`);
 	const [input, output, cacheRead, cacheWrite] = parts as [number, number, number, number];
 	return { input, output, cacheRead, cacheWrite };
+}
+
+/** The `--prices` table, with the `--tier` above it when given. */
+function pricesOf(raw: string | undefined, tier: string | undefined): Prices | undefined {
+	if (raw === undefined) {
+		if (tier !== undefined) throw new UsageError("--tier needs --prices: the tier is priced over the base rates");
+		return undefined;
+	}
+	const base = ratesOf("--prices", raw);
+	if (tier === undefined) return base;
+	const [above, rates, extra] = tier.split(":");
+	const threshold = Number(above);
+	if (rates === undefined || extra !== undefined || !Number.isInteger(threshold) || threshold <= 0)
+		throw new UsageError(
+			`--tier needs ABOVE:I,O,CR,CW (a token count, then four numbers), got ${JSON.stringify(tier)}`,
+		);
+	return { ...base, tiers: [{ ...ratesOf("--tier", rates), inputTokensAbove: threshold }] };
 }
 
 function readText(path: string, what: string): string {
@@ -125,7 +147,7 @@ export async function main(argv: string[]): Promise<number> {
 		throw new UsageError(`one session file or folder expected, also got ${JSON.stringify(extra)}`);
 	if (flags.window === undefined)
 		throw new UsageError("--window N is required: a session file does not record the model's context window");
-	const prices = pricesOf(flags.prices);
+	const prices = pricesOf(flags.prices, flags.tier);
 	const settings = settingsOf(flags.settings);
 	const options = {
 		window: flags.window,
