@@ -14,7 +14,6 @@ import {
 	cleanupTempDirs,
 	conversation,
 	createHarness,
-	type Harness,
 	probeResultText,
 	type RecordedRequest,
 	say,
