@@ -269,6 +269,13 @@ describe("a damaged fold original", () => {
 			`pi-fold then rebuilds the original from this session's own entries, checked against the same SHA-256, and /fold-context expand ${fold.id} works again`,
 		);
 		expect(lines.every((line) => line.length <= 80)).toBe(true);
+		// expand-all names the fold it leaves folded, with the same next step.
+		const all = await slashCommand(h, "/fold-context expand-all");
+		expect(all).toMatch(
+			/^Not expanded: fold f[0-9a-f]{16}: stored source failed verification: .*It stays folded, with any folds inside it\.$/m,
+		);
+		expect(all).toContain(`\nWhat to do: move ${blob} out of the fold store;`);
+		expect(rendered(all).every((line) => line.length <= 80)).toBe(true);
 		// Doing what it says works: with the damaged file moved out, the expand succeeds.
 		renameSync(blob, join(tempDir("pi-fold-damaged-"), "blob"));
 		const again = await slashCommand(h, `/fold-context expand ${fold.id}`);

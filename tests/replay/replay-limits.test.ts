@@ -120,6 +120,23 @@ describe("the window and the reply's reserve", () => {
 	});
 });
 
+describe("a folder of sessions with no --window", () => {
+	it("replays each file at its own model's window, and names a file whose model pi-ai does not know", () => {
+		const dir = tempDir("pi-fold-replay-limits-");
+		writeFileSync(join(dir, "a.jsonl"), readFileSync(named, "utf8"));
+		writeFileSync(join(dir, "b.jsonl"), readFileSync(faux, "utf8"));
+		const run = replay(dir);
+		expect(run.stderr).toBe("");
+		expect(run.status).toBe(0);
+		expect(run.stdout).toContain("(each file's window from pi-ai's entry for its model;");
+		const rows = run.stdout.split("\n").filter((l) => l.startsWith("| a.jsonl") || l.startsWith("| b.jsonl"));
+		expect(rows[0]).toMatch(/^\| a\.jsonl \| \d+ \| \$/);
+		expect(rows[1]).toBe(
+			"| b.jsonl | - | - | - | - | - | - | not replayed: --window N is required: a session file does not record the model's context window, and pi-ai's model list has no entry for faux/faux-1 |",
+		);
+	});
+});
+
 describe("a session that already ran pi-fold", () => {
 	it("is labelled so in the table and the chart, never as a session without pi-fold", () => {
 		const chart = join(tempDir("pi-fold-replay-limits-"), "chart.svg");
