@@ -48,7 +48,7 @@ export const REPLAY_COMMAND = {
 			kind: "integer",
 			value: "N",
 			min: 1,
-			help: `output tokens each request reserves (default: pi-ai's entry for the model, else ${DEFAULT_MAX_OUTPUT})`,
+			help: `output tokens each request reserves (default: pi-ai's entry for the model, else ${DEFAULT_MAX_OUTPUT.toLocaleString("en-US")})`,
 		},
 		prices: {
 			kind: "string",
