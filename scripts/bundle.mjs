@@ -12,6 +12,8 @@
 //   build/cli-verify.js   src/cli/commands/verify.ts
 //   build/cli-replay.js   src/cli/commands/replay.ts `pi-fold replay` (src/replay on the simulator; no Pi)
 //   build/cli-unfold.js   src/cli/commands/unfold.ts `pi-fold unfold` (src/replay's unfold plan; no Pi, no store)
+//   build/pi-models.js    src/pi/model-catalog.ts    pi-ai's model catalog, loaded by path by cli-replay.js when
+//                                                    pi-ai is installed (replay's default window and reserve)
 //   build/cli-bench.js    bench/bench-main.ts              hash-wasm is a peer of the benchmark only
 //   build/cli-demo.js     bench/demo.ts              + build/cli-demo-*.js chunks (the session benchmark,
 //                                                    split off so `demo --help` loads no Pi)
@@ -36,6 +38,7 @@ export const BUNDLES = [
 	{ in: "src/cli/commands/verify.ts", out: "build/cli-verify.js" },
 	{ in: "src/cli/commands/replay.ts", out: "build/cli-replay.js" },
 	{ in: "src/cli/commands/unfold.ts", out: "build/cli-unfold.js" },
+	{ in: "src/pi/model-catalog.ts", out: "build/pi-models.js" },
 	{ in: "bench/bench-main.ts", out: "build/cli-bench.js" },
 	{ in: "bench/demo.ts", out: "build/cli-demo.js", split: true },
 	{ in: "src/store/search/search-worker.ts", out: "build/search-worker.js" },

@@ -1,5 +1,5 @@
 // A line chart as one self-contained SVG string, laid out for a reader who looks once: a title (and
-// an optional subtitle), a legend with each series' colour and line style, the series, horizontal
+// an optional subtitle and note), a legend with each series' colour and line style, the series, horizontal
 // guides in neutral greys whose labels sit in the right margin (never over a series) and are pushed
 // apart so they never overlap, and the x axis in the caller's units (stages, requests) with its
 // ticks. Series and guides carry `class`/`data-*` attributes so tests can find them. Pure.
@@ -29,6 +29,8 @@ export interface ChartGuide {
 export interface ChartInput {
 	readonly title: string;
 	readonly subtitle?: string;
+	/** One more line under the subtitle: what the reader would otherwise ask about the lines. */
+	readonly note?: string;
 	readonly xLabel: string;
 	readonly yLabel: string;
 	/** The x range drawn. */
@@ -167,7 +169,11 @@ export function renderLineChart(input: ChartInput): string {
 	];
 	if (input.subtitle)
 		out.push(`<text class="subtitle" x="${PLOT_LEFT}" y="45" fill="#4b5563">${escapeXml(input.subtitle)}</text>`);
-	const key = legend(input.series, input.subtitle ? 70 : 54);
+	if (input.note)
+		out.push(
+			`<text class="note" x="${PLOT_LEFT}" y="${input.subtitle ? 61 : 45}" fill="#4b5563" font-size="11">${escapeXml(input.note)}</text>`,
+		);
+	const key = legend(input.series, (input.subtitle ? 70 : 54) + (input.note ? 16 : 0));
 	out.push(...key.out);
 	const top = key.bottom + 22;
 	const plotH = HEIGHT - top - BOTTOM;

@@ -1,6 +1,7 @@
 // Options layer: the public configuration surface of pi-fold (one zod schema, documented defaults)
 // and its resolution, and the settings files installed users write (settings-files.ts). Pure; no Pi imports.
 
+export { INTERNAL_OPTIONS, OPTION_HELP, type OptionKey } from "./option-help.ts";
 export {
 	DEFAULT_BRAND_NOUN,
 	DEFAULT_COMMAND_NAMES,

@@ -15,6 +15,7 @@ import {
 	CONTEXT_VIEWS,
 	type ContextView,
 	FOLD_COMMAND_VERBS,
+	foldIdsFor,
 	renderConfig,
 	renderContext,
 	renderDetails,
@@ -53,7 +54,7 @@ export function registerCommands(pi: ExtensionAPI, piFold: PiFold, settings: PiF
 	const { runtime } = piFold;
 	const { status, fold } = runtime.options.commandNames;
 	pi.registerCommand(status, {
-		description: "Show how full the context window is and what pi-fold folded: [details | tree | entries] [page]",
+		description: "How full the context is and what was folded",
 		getArgumentCompletions: (prefix) => {
 			const words = prefix.trimStart().split(/\s+/);
 			if (words.length > 1) return null;
@@ -77,16 +78,19 @@ export function registerCommands(pi: ExtensionAPI, piFold: PiFold, settings: PiF
 		},
 	});
 	pi.registerCommand(fold, {
-		description:
-			"Fold, expand, refold, peek or unmark by id, restore every fold, search folded history, adopt held records, show the settings: fold <first> [last] [brief] | expand|refold|peek|unmark <fold-id> | expand-all | search <text> | adopt | config",
+		description: "Fold, expand, peek or search folded history",
 		getArgumentCompletions: (prefix) => {
 			const words = prefix.trimStart().split(/\s+/);
-			if (words.length > 1) return null;
-			return FOLD_COMMAND_VERBS.filter((v) => v.startsWith(words[0] ?? "")).map((v) => ({ value: `${v} `, label: v }));
+			const [verb = "", id] = words;
+			if (words.length === 1)
+				return FOLD_COMMAND_VERBS.filter((v) => v.startsWith(verb)).map((v) => ({ value: `${v} `, label: v }));
+			if (words.length > 2) return null;
+			const ids = foldIdsFor(verb, runtime.foldState()).filter((f) => f.startsWith(id ?? ""));
+			return ids.length === 0 ? null : ids.map((f) => ({ value: `${verb} ${f}`, label: f }));
 		},
 		handler: async (args, ctx) => {
 			const reply = await runFoldCommand(runtime, piFold.host(ctx), args);
-			if ("config" in reply) return show(ctx, renderConfig(settings.current, displayPath));
+			if ("config" in reply) return show(ctx, renderConfig(settings.current, displayPath, reply.all));
 			show(ctx, reply.text, reply.level);
 			refreshFooter(piFold, ctx);
 		},

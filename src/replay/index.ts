@@ -1,10 +1,14 @@
 // Replay layer: a recorded Pi session file read without Pi (session-file.ts), what happened in it
 // from its own usage (recorded-session.ts), the same messages replayed offline through pi-fold's policy with
-// no model calls (replay-session.ts, on src/simulate), and the side-by-side text and chart (replay-report.ts).
+// no model calls (replay-session.ts, on src/simulate), the window and reserve it runs with (model-limits.ts:
+// given, or a model catalog's entry, injected), and the side-by-side text and chart (replay-report.ts,
+// its explanations in replay-notes.ts).
 // `pi-fold replay` (src/cli/commands/replay.ts) does the file I/O. The plan of `pi-fold unfold`
 // (unfold-plan.ts: pi-fold's context edits undone, each fold verified against the file's entries;
 // src/cli/commands/unfold.ts writes it).
+
 export { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
+export { LimitsError, type ModelLimits, type ModelLookup, modelLimits, sessionModel } from "./model-limits.ts";
 export {
 	billedReplies,
 	impliedPrices,

@@ -7,6 +7,7 @@ import type { ChartInput } from "../chart/index.ts";
 import { niceStep } from "../chart/index.ts";
 import { QUIET_OCCUPANCY } from "../policy/index.ts";
 import type { Prices } from "./recorded-session.ts";
+import { chartNote, divergenceNote, limitsLines, overLimitNote } from "./replay-notes.ts";
 import type { ReplayResult } from "./replay-session.ts";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -45,16 +46,18 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 	const f = r.pifold;
 	const lines = [
 		`pi-fold replay of ${source} (session ${r.sessionId}, file version ${r.version})`,
-		`Model: ${r.model ?? "not named in the file"} · window ${int(r.window)} tokens · pi-fold's limit ${int(r.budget)}`,
+		...limitsLines(r),
 		pricesLine(r),
 		`Replayed ${int(r.messages)} messages of the active branch offline: no model calls (a brief the session model would write is priced at the session's prices, its whole request uncached; its text is the built-in brief)`,
 		...(r.ranPiFold
 			? [
-					"This session already ran pi-fold: its own folds are left out, and the replay folds its messages afresh; the recorded column is pi-fold's as it ran.",
+					"This session already ran pi-fold: the first column is the session as it ran, with pi-fold; the second replays its messages through pi-fold afresh (its own folds left out).",
 				]
 			: []),
 		"",
-		row("", "in the session (recorded)", "with pi-fold (estimated)"),
+		r.ranPiFold
+			? row("", "as it ran, with pi-fold", "pi-fold afresh (estimated)")
+			: row("", "in the session (recorded)", "with pi-fold (estimated)"),
 		row("Requests", int(n.requests.calls), int(f.requests.length)),
 		row("Prompt tokens", int(n.requests.input + n.requests.cacheRead + n.requests.cacheWrite), int(f.prompt)),
 		row("  read from cache", int(n.requests.cacheRead), int(f.cacheRead)),
@@ -93,8 +96,10 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 			`Over the window: ${f.overflows.length} of pi-fold's requests (replies ${which}) are estimated above the ${int(r.window)}-token window; a live session would have overflowed there and Pi's compaction would have run, which this replay does not model. Their cost is counted as if sent.`,
 		);
 	}
+	lines.push(...overLimitNote(r));
 	if (f.stopped) lines.push(`Stopped early: ${f.stopped}.`);
 	for (const p of f.problems.slice(0, 5)) lines.push(`Note: ${p}`);
+	lines.push(...divergenceNote(r));
 	if (chartPath) lines.push(`Chart: ${chartPath}`);
 	return `${lines.join("\n")}\n`;
 }
@@ -107,17 +112,26 @@ export function replayChart(r: ReplayResult): ChartInput {
 	const step = niceStep(xMax, 8);
 	const ticks = [1];
 	for (let x = step; x <= xMax; x += step) if (x > 1) ticks.push(x);
+	const note = chartNote(r);
+	const asRan = r.ranPiFold ? "as it ran, with pi-fold" : "in the session";
 	return {
-		title: "Request size per reply: the session as it ran, and with pi-fold",
+		title: r.ranPiFold
+			? "Request size per reply: the session as it ran with pi-fold, and pi-fold replayed afresh"
+			: "Request size per reply: the session as it ran, and with pi-fold",
 		subtitle: `${r.model ?? "session"} · ${int(r.window)}-token window · pi-fold's sizes are estimates`,
+		...(note ? { note } : {}),
 		xLabel: "reply (in the order the session made them)",
 		yLabel: "request size (tokens)",
 		xMin: 0.5,
 		xMax: xMax + 0.5,
 		xTicks: ticks.map((t) => ({ at: t, label: String(t) })),
 		series: [
-			{ name: "recorded", label: `in the session (${r.native.compactions} compactions)`, points: recorded },
-			{ name: "pi-fold", label: `with pi-fold (${r.pifold.commits} commits, estimated)`, points: pifold },
+			{ name: "recorded", label: `${asRan} (${r.native.compactions} compactions)`, points: recorded },
+			{
+				name: "pi-fold",
+				label: `${r.ranPiFold ? "pi-fold afresh" : "with pi-fold"} (${r.pifold.commits} commits, estimated)`,
+				points: pifold,
+			},
 		],
 		guides: [
 			{ value: r.window, label: `model window ${int(r.window)} tokens` },

@@ -13,7 +13,7 @@
 // Pure apart from the in-memory store.
 
 import { type PiFoldOptions, type ResolvedOptions, resolveOptions } from "../options/index.ts";
-import { ratesAt } from "../policy/index.ts";
+import { budgetFor, ratesAt } from "../policy/index.ts";
 import { FoldRuntime, type ModelInfo } from "../runtime/index.ts";
 import { drive, MemoryStore, PrefixCache, type SimRequest, SimSession, type SimUsage } from "../simulate/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
@@ -41,6 +41,8 @@ export interface ReplayOptions {
 	readonly scheduling?: ResolvedOptions["foldScheduling"];
 	/** pi-fold's options for the replay (a settings file's), over the replay's own (deterministic briefs). */
 	readonly options?: PiFoldOptions;
+	/** Where the window and the output reserve came from, in the report's words (default: given). */
+	readonly limitsFrom?: { readonly window: string; readonly maxOutput: string };
 }
 
 /** One request of the pi-fold replay, in the session's tokens. */
@@ -75,6 +77,8 @@ export interface PiFoldFigures {
 	/** Why the replay stopped early (pi-fold's fence), or null. */
 	readonly stopped: string | null;
 	readonly problems: readonly string[];
+	/** The agent's context-tool calls the replay's pi-fold answered in other words than the session's. */
+	readonly divergences: readonly { readonly callId: string; readonly recorded: string; readonly replayed: string }[];
 }
 
 export interface ReplayResult {
@@ -84,6 +88,10 @@ export interface ReplayResult {
 	/** pi-fold ran in the session as recorded (its decision records are on the branch). */
 	readonly ranPiFold: boolean;
 	readonly window: number;
+	/** Output tokens each request reserved, and where that and the window came from. */
+	readonly maxOutput: number;
+	readonly windowFrom: string;
+	readonly maxOutputFrom: string;
 	readonly budget: number;
 	readonly prices: Prices;
 	readonly pricesFrom: "the file's own costs" | "the prices given";
@@ -242,7 +250,9 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 	const run = await runPiFold(file, options, model, ttl, calibration);
 	const requests = estimated(run.result.requests, run.messages, calibration, prices, price.fresh);
 	const total = (pick: (r: EstimatedRequest) => number) => requests.reduce((n, r) => n + pick(r), 0);
-	const budget = model.contextWindow - model.maxTokens;
+	// pi-fold's limit as the runtime computes it (the reserve capped below the window).
+	const serving = budgetFor(model, undefined);
+	const budget = serving.budgetTokens;
 	const overflows = requests.filter((r) => r.prompt > options.window).map((r) => r.reply);
 	const stopped = `pi-fold's fence would have stopped the session at reply ${requests.length + 1}: no lossless fold could bring that request under pi-fold's limit of ${budget.toLocaleString("en-US")} tokens`;
 	return {
@@ -251,6 +261,9 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 		model: native.model,
 		ranPiFold: file.entries.some((e) => e.type === "custom" && e.customType.endsWith(":decision")),
 		window: options.window,
+		maxOutput: serving.outputReservation,
+		windowFrom: options.limitsFrom?.window ?? "given",
+		maxOutputFrom: options.limitsFrom?.maxOutput ?? (options.maxOutput === undefined ? "pi-fold's default" : "given"),
 		budget,
 		prices,
 		pricesFrom: options.prices ? "the prices given" : "the file's own costs",
@@ -271,10 +284,8 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 			briefs: run.briefs.bill(calibration.slope, prices),
 			overflows,
 			stopped: run.result.stopped ? stopped : null,
-			problems: [
-				...run.result.errors,
-				...run.result.divergences.map((d) => `the context tool's call ${d.callId} answered differently than recorded`),
-			],
+			problems: [...run.result.errors],
+			divergences: run.result.divergences,
 		},
 	};
 }

@@ -2,9 +2,10 @@
 // whole (before uninstalling pi-fold, or changing its entry types). The plan: every placed fold
 // that is still collapsed, outer before inner, each only after its source verifies (the store's
 // blob, or the session's own entries when the store has none: bound-source.ts); a fold whose source
-// cannot be verified stays folded and is named. Pending marks are withdrawn (they would fold again
-// at a later commit). Each restore is recorded exactly as an expand is (one `expand` record per
-// fold, actor human), so the next commit lands them all in one rewrite and the undo is `refold`.
+// cannot be verified stays folded and is named, with what to do when its blob is damaged
+// (actions/source-failure.ts). Pending marks are withdrawn (they would fold again at a later
+// commit). Each restore is recorded exactly as an expand is (one `expand` record per fold, actor
+// human), so the next commit lands them all in one rewrite and the undo is `refold`.
 // Automatic folding then pauses in this process (the ladder and the rescue would fold again before
 // the human uninstalls); when the session whole would not fit pi-fold's budget, the reply says Pi's
 // own compaction will make it fit. The runtime appends the records.
@@ -13,6 +14,7 @@ import { errorMessage } from "../common/index.ts";
 import { buildSnapshot, type Snapshot, windowTokens } from "../policy/index.ts";
 import type { ActionResult } from "./actions/shared.ts";
 import { plural } from "./actions/shared.ts";
+import { sourceNextStep } from "./actions/source-failure.ts";
 import { readBoundSource } from "./bound-source.ts";
 import type { Host, SourceStore } from "./ports.ts";
 import type { FoldRuntime } from "./runtime.ts";
@@ -24,7 +26,7 @@ export interface ExpandAllPlan {
 	/** Folds already expanded (nothing to record). */
 	readonly open: readonly string[];
 	/** Folds whose source failed verification: they stay folded, and so do the folds inside them. */
-	readonly refused: readonly { readonly foldId: string; readonly reason: string }[];
+	readonly refused: readonly { readonly foldId: string; readonly reason: string; readonly next?: string }[];
 	/** Pending marks to withdraw. */
 	readonly marks: readonly string[];
 	/** Folds in state that are not on this transcript (a compaction summarized their entries). */
@@ -40,10 +42,14 @@ export interface Overflow {
 }
 
 /** Plans expand-all over one snapshot: reads (and verifies) each collapsed fold's source once. */
-export async function planExpandAll(snap: Snapshot, store: SourceStore): Promise<ExpandAllPlan> {
+export async function planExpandAll(
+	snap: Snapshot,
+	store: SourceStore,
+	nextStep: (error: unknown, foldId: string) => string | undefined = () => undefined,
+): Promise<ExpandAllPlan> {
 	const expand: string[] = [];
 	const open: string[] = [];
-	const refused: { foldId: string; reason: string }[] = [];
+	const refused: { foldId: string; reason: string; next?: string }[] = [];
 	const blocked = new Set<string>();
 	for (const fold of snap.lattice.inOrder()) {
 		const id = fold.record.id;
@@ -59,7 +65,8 @@ export async function planExpandAll(snap: Snapshot, store: SourceStore): Promise
 			await readBoundSource(store, fold.record, snap.view);
 			expand.push(id);
 		} catch (error) {
-			refused.push({ foldId: id, reason: errorMessage(error) });
+			const next = nextStep(error, id);
+			refused.push({ foldId: id, reason: errorMessage(error), ...(next ? { next } : {}) });
 			blocked.add(id);
 		}
 	}
@@ -99,7 +106,8 @@ export function expandAllText(plan: ExpandAllPlan, commandName: string, overflow
 			lines.push(`${first.charAt(0).toUpperCase()}${first.slice(1)}.${lands}`);
 		}
 	}
-	for (const r of plan.refused) lines.push(`Not expanded: ${r.reason}. It stays folded, with any folds inside it.`);
+	for (const r of plan.refused)
+		lines.push(`Not expanded: ${r.reason}. It stays folded, with any folds inside it.`, ...(r.next ? [r.next] : []));
 	for (const u of plan.unplaced)
 		lines.push(
 			`Not expanded: fold ${u.id} is not in the context (${u.reason}); /${commandName} peek ${u.id} reads it.`,
@@ -118,7 +126,10 @@ export function expandAllText(plan: ExpandAllPlan, commandName: string, overflow
 export function expandAll(runtime: FoldRuntime, host: Host): Promise<ActionResult> {
 	return runtime.exclusive(async () => {
 		const snap = runtime.snapshot(host);
-		const plan = await planExpandAll(snap, runtime.store(host));
+		const input = { runtime, host, actor: "human" as const };
+		const plan = await planExpandAll(snap, runtime.store(host), (error, id) =>
+			sourceNextStep(input, error, "expand", id),
+		);
 		for (const foldId of plan.marks) runtime.decide(host, { kind: "unmark", actor: "human", foldId });
 		for (const foldId of plan.expand) runtime.decide(host, { kind: "expand", actor: "human", foldId });
 		// Nothing may fold again before the human uninstalls: the ladder and the rescue stop here.

@@ -33,7 +33,7 @@ export {
 	loadChainKey,
 	processChainKey,
 } from "./chain-key.ts";
-export { FOLD_COMMAND_VERBS, type FoldCommandReply, runFoldCommand } from "./command.ts";
+export { FOLD_COMMAND_VERBS, type FoldCommandReply, foldIdsFor, runFoldCommand } from "./command.ts";
 export {
 	COMMIT_REASON_MAX_CHARS,
 	type CommitBody,

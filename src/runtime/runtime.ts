@@ -137,6 +137,11 @@ export class FoldRuntime {
 		return stablePrefix(this.snapshot(host), this.options);
 	}
 
+	/** The fold state as of the last sync with the branch (tab completion reads it without a host). */
+	foldState(): FoldState {
+		return this.log.state;
+	}
+
 	/** Every fold record an accepted decision named (dissolved ones included). */
 	knownFolds(): ReadonlyMap<string, FoldRecord> {
 		return this.log.known;

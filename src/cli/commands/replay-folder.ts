@@ -7,10 +7,12 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
+	LimitsError,
 	parseSessionFile,
 	type ReplayOptions,
 	type ReplayResult,
 	replaySession,
+	type SessionFile,
 	SessionFileError,
 } from "../../replay/index.ts";
 
@@ -27,19 +29,19 @@ export function sessionFilesIn(dir: string): string[] {
 		.sort();
 }
 
-/** Replays every session file of `dir` with the same options. */
+/** Replays every session file of `dir`, each with the options `optionsFor` gives it (its model's window). */
 export async function replayFolder(
 	dir: string,
 	read: (path: string) => string,
-	options: ReplayOptions,
+	optionsFor: (file: SessionFile) => ReplayOptions,
 ): Promise<FolderRow[]> {
 	const rows: FolderRow[] = [];
 	for (const name of sessionFilesIn(dir)) {
 		try {
 			const file = parseSessionFile(read(join(dir, name)));
-			rows.push({ file: name, result: await replaySession(file, options) });
+			rows.push({ file: name, result: await replaySession(file, optionsFor(file)) });
 		} catch (error) {
-			if (!(error instanceof SessionFileError)) throw error;
+			if (!(error instanceof SessionFileError) && !(error instanceof LimitsError)) throw error;
 			rows.push({ file: name, problem: error.message });
 		}
 	}
@@ -59,7 +61,7 @@ function notes(r: ReplayResult): string {
 }
 
 /** The folder's table: one row per file and the total over the files replayed. */
-export function renderFolder(dir: string, rows: readonly FolderRow[], window: number): string {
+export function renderFolder(dir: string, rows: readonly FolderRow[], window: number | undefined): string {
 	const head = [
 		"session file",
 		"requests",
@@ -71,7 +73,7 @@ export function renderFolder(dir: string, rows: readonly FolderRow[], window: nu
 		"notes",
 	];
 	const lines = [
-		`pi-fold replay of ${rows.length} session file${rows.length === 1 ? "" : "s"} in ${dir} (window ${int(window)} tokens; costs include summary and brief requests; no charts in folder mode)`,
+		`pi-fold replay of ${rows.length} session file${rows.length === 1 ? "" : "s"} in ${dir} (${window !== undefined ? `window ${int(window)} tokens` : "each file's window from pi-ai's entry for its model"}; costs include summary and brief requests; no charts in folder mode)`,
 		"",
 		`| ${head.join(" | ")} |`,
 		`| ${head.map((_, i) => (i === 0 || i === head.length - 1 ? "---" : "---:")).join(" | ")} |`,

@@ -1,7 +1,9 @@
 // `pi-fold replay [options] FILE|DIR` (bundle build/cli-replay.js): what pi-fold would have done in a
 // session you already ran. Reads the Pi session file (no Pi needed), replays it offline through
 // pi-fold's policy (src/replay, no model calls), prints the session as it ran beside the session
-// with pi-fold, and writes the chart. Bad input is one line naming the line of the file (exit 1);
+// with pi-fold, and writes the chart. Without --window or --max-output it takes the model's own from
+// pi-ai's catalog entry for the model the file names (replay-model.ts), and says so. Bad input is
+// one line naming the line of the file (exit 1);
 // bad usage exit 2. Does its own I/O (the session file, the settings file, stdout, the chart).
 
 import { readFileSync, statSync, writeFileSync } from "node:fs";
@@ -12,14 +14,19 @@ import { parseSettingsText } from "../../options/index.ts";
 import {
 	DEFAULT_CACHE_TTL_MS,
 	DEFAULT_MAX_OUTPUT,
+	LimitsError,
+	modelLimits,
 	type Prices,
 	parseSessionFile,
+	type ReplayOptions,
 	renderReplay,
 	replayChart,
 	replaySession,
+	type SessionFile,
 	SessionFileError,
 } from "../../replay/index.ts";
 import { renderFolder, replayFolder } from "./replay-folder.ts";
+import { loadModelCatalog } from "./replay-model.ts";
 
 export const REPLAY_COMMAND = {
 	name: "replay",
@@ -35,14 +42,13 @@ export const REPLAY_COMMAND = {
 			kind: "integer",
 			value: "N",
 			min: 1,
-			help: "the model's context window in tokens (required: a session file does not record it)",
+			help: "the model's context window in tokens (default: pi-ai's entry for the model the file names)",
 		},
 		"max-output": {
 			kind: "integer",
 			value: "N",
 			min: 1,
-			default: DEFAULT_MAX_OUTPUT,
-			help: "output tokens each request reserves",
+			help: `output tokens each request reserves (default: pi-ai's entry for the model, else ${DEFAULT_MAX_OUTPUT.toLocaleString("en-US")})`,
 		},
 		prices: {
 			kind: "string",
@@ -145,17 +151,23 @@ export async function main(argv: string[]): Promise<number> {
 	if (path === undefined) throw new UsageError("no session file given; see 'pi-fold replay --help'");
 	if (extra !== undefined)
 		throw new UsageError(`one session file or folder expected, also got ${JSON.stringify(extra)}`);
-	if (flags.window === undefined)
-		throw new UsageError("--window N is required: a session file does not record the model's context window");
 	const prices = pricesOf(flags.prices, flags.tier);
 	const settings = settingsOf(flags.settings);
-	const options = {
-		window: flags.window,
-		maxOutput: flags["max-output"],
-		cacheTtlMs: flags["cache-ttl"] * 1000,
-		...(flags.scheduling ? { scheduling: flags.scheduling as "immediate" | "epoch" | "cost" } : {}),
-		...(prices ? { prices } : {}),
-		...(settings ? { options: settings } : {}),
+	const given = { window: flags.window, maxOutput: flags["max-output"] };
+	// pi-ai's catalog, loaded only when a limit is not given.
+	const catalog =
+		given.window !== undefined && given.maxOutput !== undefined ? { missing: "" } : await loadModelCatalog();
+	const options = (file: SessionFile): ReplayOptions => {
+		const limits = modelLimits(file, given, catalog);
+		return {
+			window: limits.window,
+			maxOutput: limits.maxOutput,
+			limitsFrom: { window: limits.windowFrom, maxOutput: limits.maxOutputFrom },
+			cacheTtlMs: flags["cache-ttl"] * 1000,
+			...(flags.scheduling ? { scheduling: flags.scheduling as "immediate" | "epoch" | "cost" } : {}),
+			...(prices ? { prices } : {}),
+			...(settings ? { options: settings } : {}),
+		};
 	};
 	if (isFolder(path)) {
 		const rows = await replayFolder(path, (p) => readText(p, "the session file"), options);
@@ -164,14 +176,21 @@ export async function main(argv: string[]): Promise<number> {
 		process.stdout.write(flags.json ? `${JSON.stringify(json, null, "\t")}\n` : renderFolder(path, rows, flags.window));
 		return 0;
 	}
-	let file: ReturnType<typeof parseSessionFile>;
+	let file: SessionFile;
 	try {
 		file = parseSessionFile(readText(path, "the session file"));
 	} catch (error) {
 		if (error instanceof SessionFileError) throw new InputError(`${path}: ${error.message}`);
 		throw error;
 	}
-	const result = await replaySession(file, options);
+	let replayOptions: ReplayOptions;
+	try {
+		replayOptions = options(file);
+	} catch (error) {
+		if (error instanceof LimitsError) throw new UsageError(error.message);
+		throw error;
+	}
+	const result = await replaySession(file, replayOptions);
 	const beside = join(dirname(path), `${basename(path).replace(/\.jsonl$/, "")}.replay.svg`);
 	const chart = flags["no-chart"] ? undefined : resolve(flags.chart ?? beside);
 	if (chart) writeFileSync(chart, renderLineChart(replayChart(result)));

@@ -6,11 +6,11 @@
 // The fold store does the verified read; when it has no blob, the source is rebuilt from the
 // session's entries and verified against the fold's digest (bound-source.ts), and the header says so.
 
-import { errorMessage } from "../../common/index.ts";
 import { readBoundSlice } from "../bound-source.ts";
 import { entriesOverlapping, staleInFold, staleNote } from "../stale.ts";
 import { admittedPeekBytes } from "./admission.ts";
 import { type ActionInput, type ActionResult, askFor, refuse } from "./shared.ts";
+import { sourceRefusal } from "./source-failure.ts";
 import { PEEK_DEFAULT_BYTES } from "./tool-schema.ts";
 
 export async function peekAction(
@@ -29,7 +29,7 @@ export async function peekAction(
 	try {
 		slice = await readBoundSlice(input.runtime.store(input.host), fold, snap.view, offset, want);
 	} catch (error) {
-		return refuse("peek", errorMessage(error), { id: args.id });
+		return refuse("peek", sourceRefusal(input, error, "peek", args.id), { id: args.id });
 	}
 	const done = slice.end >= slice.totalBytes;
 	const stale = staleInSlice(input, snap, fold, slice.start, slice.end);

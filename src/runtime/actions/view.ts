@@ -5,11 +5,11 @@
 // blob stored, the session's entries rebuilt and verified); the runtime appends the record.
 
 import { briefProblem } from "../../briefs/index.ts";
-import { errorMessage } from "../../common/index.ts";
 import { resolveId } from "../../policy/index.ts";
 import { readBoundSourceFrom, type SourceOrigin } from "../bound-source.ts";
 import { expandRefusal } from "./admission.ts";
 import { type ActionInput, type ActionResult, askFor, landing, plural, refuse } from "./shared.ts";
+import { sourceRefusal } from "./source-failure.ts";
 
 export async function expandAction(input: ActionInput, args: { id: string }): Promise<ActionResult> {
 	const snap = input.runtime.snapshot(input.host);
@@ -45,7 +45,7 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 		leaves = read.entries.length;
 		from = read.from;
 	} catch (error) {
-		return refuse("expand", errorMessage(error), { id: args.id });
+		return refuse("expand", sourceRefusal(input, error, "expand", args.id), { id: args.id });
 	}
 	input.runtime.decide(input.host, { kind: "expand", actor: input.actor, foldId: args.id });
 	const nested = fold.children.filter((c) => c.type === "fold").map((c) => c.id);

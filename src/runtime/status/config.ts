@@ -1,10 +1,16 @@
-// `/fold-context config` for the human: every effective option, where it came from (default, the
-// global file, the project file, code) and the settings files as pi-fold found them. Plain lines
-// that fit an 80-column terminal except for long values. Pure over the settled options.
+// `/fold-context config` for the human: each option a Pi user sets, its effective value, where it
+// came from (default, the global file, the project file, an extension's code) and one plain line on
+// what it does (options/option-help.ts), then the settings files as pi-fold found them.
+// `/fold-context config all` adds the internals (record names, hooks for other extensions' code),
+// which the plain view lists only when something set them. Plain lines that fit an 80-column
+// terminal except for long values. Pure over the settled options.
 
 import {
 	CODE_ONLY_OPTIONS,
+	INTERNAL_OPTIONS,
 	LOAD_TIME_OPTIONS,
+	OPTION_HELP,
+	type OptionKey,
 	type OptionSource,
 	type SettingsFile,
 	type SettledOptions,
@@ -15,7 +21,7 @@ const SOURCE_LABEL: Record<OptionSource, string> = {
 	default: "default",
 	global: "global file",
 	project: "project file",
-	code: "code",
+	code: "extension",
 };
 
 /** One option's effective value as the human reads it. */
@@ -69,21 +75,32 @@ function fileState(file: SettingsFile): string {
 }
 
 /**
- * The config view. `display` shortens a file path for the human (the adapter passes one that
- * writes the home directory as ~).
+ * The config view; `all` adds the internals. `display` shortens a file path for the human (the
+ * adapter passes one that writes the home directory as ~).
  */
-export function renderConfig(settled: SettledOptions, display: (path: string) => string = (p) => p): string {
+export function renderConfig(
+	settled: SettledOptions,
+	display: (path: string) => string = (p) => p,
+	all = false,
+): string {
 	const { resolved, sources } = settled;
-	const lines = ["pi-fold settings (code beats the project file, which beats the global file):"];
+	const command = `/${resolved.commandNames.fold} config`;
+	const lines = ["pi-fold settings (this project's pi-fold.json beats the global one):"];
 	const values = resolved as unknown as Record<string, unknown>;
-	for (const key of Object.keys(sources)) {
+	const keys = (Object.keys(sources) as OptionKey[]).filter(
+		(key) => all || !INTERNAL_OPTIONS.has(key) || sources[key] !== "default",
+	);
+	const width = Math.max(...keys.map((key) => key.length)) + 2;
+	for (const key of keys) {
 		const value = valueText(key, values[key]);
-		lines.push(...hanging(`  ${key.padEnd(29)} ${SOURCE_LABEL[sources[key] as OptionSource].padEnd(13)} `, value));
+		const head = `  ${key.padEnd(width)}${SOURCE_LABEL[sources[key] as OptionSource].padEnd(13)} `;
+		lines.push(...hanging(head, value), `      ${OPTION_HELP[key]}`);
 	}
 	lines.push("Settings files:");
 	for (const file of settled.files) lines.push(`  ${file.scope.padEnd(8)} ${display(file.path)}: ${fileState(file)}`);
+	if (all) lines.push(`Only an extension's code (registerPiFold) can set ${CODE_ONLY_OPTIONS.join(", ")}.`);
+	else lines.push(`Internals (record names, hooks for other extensions): ${command} all`);
 	lines.push(
-		`Only code can set ${CODE_ONLY_OPTIONS.join(", ")}.`,
 		`A project file cannot set ${LOAD_TIME_OPTIONS.join(", ")}.`,
 		"After editing a settings file, /reload applies it.",
 	);
