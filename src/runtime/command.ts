@@ -1,6 +1,6 @@
 // The human's `/fold-context` command as the runtime runs it, with no host of its own: its words
 // parsed into the context tool's arguments (fold <first> [last] [brief] | expand|refold|unmark
-// <fold-id> | peek <fold-id> [offset] [bytes] | search <text> | expand-all | adopt | config), then
+// <fold-id> | peek <fold-id> [offset] [bytes] | search [--page <n>] <text> | expand-all | adopt | config), then
 // run through the same path as the agent's tool (`callTool`, actor "human"), `expandAll` or `adoptHeld`. The Pi adapter
 // (src/pi/commands.ts) shows the reply; the simulator (src/simulate) types the same words. Pure
 // apart from the decisions the actions record through the host.
@@ -35,7 +35,7 @@ export function parseFoldCommand(args: string, name = "fold-context"): ParsedFol
 	const [verb, id, ...rest] = words;
 	const usage = `usage: /${name} fold <first-id> [last-id] [brief...] | expand <fold-id> | refold <fold-id> | peek <fold-id> [offset] [bytes] | unmark <fold-id> | search <text> | expand-all | adopt | config`;
 	if (verb === "config") return words.length === 1 ? { ok: true, config: true } : { ok: false, error: usage };
-	if (verb === "search" && id) return { ok: true, raw: { action: "search", pattern: args.trim().slice(6).trim() } };
+	if (verb === "search" && id) return parseSearch(args.trim().slice(6).trim(), usage);
 	if (!verb || !(FOLD_COMMAND_VERBS as readonly string[]).includes(verb) || !id) return { ok: false, error: usage };
 	if (verb === "fold") {
 		const [to, ...brief] = rest;
@@ -58,6 +58,23 @@ export function parseFoldCommand(args: string, name = "fold-context"): ParsedFol
 		};
 	}
 	return rest.length > 0 ? { ok: false, error: usage } : { ok: true, raw: { action: verb, id } };
+}
+
+/** `search [--page <n>] [--regex] [--fold <fold-id>] <text>`: the options the next-page command names, then the text. */
+function parseSearch(rest: string, usage: string): ParsedFoldCommand {
+	const raw: Record<string, unknown> = { action: "search" };
+	let text = rest;
+	for (;;) {
+		const option = /^--(page|fold)\s+(\S+)\s+|^--(regex)\s+/.exec(text);
+		if (!option) break;
+		if (option[3]) raw.regex = true;
+		else if (option[1] === "page") {
+			if (!/^[1-9]\d*$/.test(option[2] as string)) return { ok: false, error: usage };
+			raw.page = Number(option[2]);
+		} else raw.fold = option[2];
+		text = text.slice(option[0].length);
+	}
+	return text ? { ok: true, raw: { ...raw, pattern: text } } : { ok: false, error: usage };
 }
 
 /** What a command run shows the human: a text at a level, or the config view (the adapter renders it). */

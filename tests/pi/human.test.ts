@@ -118,7 +118,7 @@ describe("/context for the human", () => {
 		const [first, last] =
 			/\n {2}([0-9a-f]{8})\.\.([0-9a-f]{8}) tool calls: probe, [\d,]+ chars\n/.exec(text)?.slice(1) ?? [];
 		expect(await slashCommand(h, `/fold-context fold ${first} ${last} The fourth probe`)).toMatch(
-			/^Folded f[0-9a-f]{16} \(tools, 2 entries .*the model sees it after the agent's next turn/,
+			/^Folded f[0-9a-f]{16} \(tool calls, 2 entries .*the model sees it after the agent's next turn/,
 		);
 	});
 
@@ -127,7 +127,8 @@ describe("/context for the human", () => {
 		const expand = await slashCommand(h, `/fold-context expand ${id}`);
 		expect(expand).toContain(`Refold it with /fold-context refold ${id} when done.`);
 		const peek = await slashCommand(h, `/fold-context peek ${id} 0 100`);
-		expect(peek.split("\n").at(-1)).toBe(`[more: /fold-context peek ${id} 100]`);
+		// The next page asks for as many bytes as this one did.
+		expect(peek.split("\n").at(-1)).toBe(`[more: /fold-context peek ${id} 100 100]`);
 		const bad = await slashCommand(h, "/fold-context expand nonsense");
 		expect(bad).toBe("/fold-context: id: expected a fold id like f0123456789abcdef");
 		for (const reply of [expand, peek, bad]) expect(reply).not.toContain('{"action"');
