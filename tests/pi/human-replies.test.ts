@@ -2,10 +2,13 @@
 // Pi's TUI draws a notice at 80 columns: a peek shows entries as who, when and what (never the
 // source's JSON lines), and its next page keeps the byte count asked for; a search's hits and next
 // page are slash commands that run; marking a fold under cost scheduling is said in a Pi user's
-// words; an expand of a fold that is only marked says so and names unmark.
+// words; an expand of a fold that is only marked says so and names unmark; and the commit receipt,
+// which Pi sends the model as a user-role message after the turn's tool results, opens by saying it
+// is an automatic notice that asks nothing.
 
 import { Text } from "@earendil-works/pi-tui";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RECEIPT_MAX_CHARS } from "../../src/runtime/index.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
 import {
 	callProbes,
@@ -15,6 +18,7 @@ import {
 	type Harness,
 	say,
 	slashCommand,
+	textOf,
 	toolTexts,
 } from "./harness.ts";
 
@@ -112,5 +116,33 @@ describe("a fold the person marks under cost scheduling", () => {
 			" folding: /fold-context unmark fXXXXXXXXXXXXXXXX",
 		]);
 		expect(await slashCommand(h, `/fold-context unmark ${id}`)).toContain(`Withdrew mark ${id}`);
+	});
+});
+
+describe("the commit receipt, as the model is sent it", () => {
+	it("follows the turn's tool results as a bounded notice that asks nothing, not as the user's request", async () => {
+		const h = await createHarness({
+			contextWindow: 16_000,
+			options: { readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
+		});
+		h.script([...Array.from({ length: 10 }, (_, i) => callProbes(`big${i + 1}`)), say("done")]);
+		await h.run("go on with the probes");
+		const notice = (m: { role: string }) =>
+			m.role === "user" && textOf(m as never).startsWith("[active-context commit #");
+		const at = h.requests.findIndex((r) => r.messages.some(notice));
+		expect(at).toBeGreaterThan(0);
+		const messages = h.requests[at]?.messages ?? [];
+		const receipt = messages.at(-1) as (typeof messages)[number];
+		// Pi sends the receipt as a user-role message right after the turn's tool results...
+		expect(receipt.role).toBe("user");
+		expect(messages.at(-2)?.role).toBe("toolResult");
+		// ...so it says first that it is an automatic notice with nothing to answer, within its bound.
+		expect(textOf(receipt)).toMatch(
+			/^\[active-context commit #1, an automatic notice, not from the user; nothing to answer, carry on with the task: folded \d+/,
+		);
+		expect(textOf(receipt).length).toBeLessThanOrEqual(RECEIPT_MAX_CHARS);
+		// The person's own request is still the last user message that asks for something.
+		const asks = messages.filter((m) => m.role === "user" && !notice(m));
+		expect(textOf(asks.at(-1) as (typeof messages)[number])).toBe("go on with the probes");
 	});
 });

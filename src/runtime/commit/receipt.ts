@@ -1,7 +1,8 @@
 // The bounded receipt of a commit: one short line of what the runtime did (folds applied and whose,
 // refusals by name, estimated tokens freed), built once and returned as a `custom_message` draft in
 // the commit's own proposal, so it lands as a pure append right after the turn's results and is
-// never re-rendered or withdrawn. Its counts add up: each applied fold is the agent's, the top-up's or
+// never re-rendered or withdrawn. Pi sends it as a user-role message, so it opens by saying it is an
+// automatic notice that asks nothing (RECEIPT_NOTICE): the reply after a commit is about the work. Its counts add up: each applied fold is the agent's, the top-up's or
 // the ladder's, once; a commit that something forced says what. Only commits the runtime chose the moment of (epoch commits and
 // automatic ladder commits) carry one; an immediate commit of the agent's own decisions does not,
 // since the agent's tool result already said what it decided. Pure.
@@ -9,6 +10,12 @@
 import type { DecisionBody } from "../../state/index.ts";
 
 type CommitBody = Extract<DecisionBody, { kind: "commit" }>;
+
+/**
+ * What every receipt says first: it reaches the model as a user-role message right after the turn's
+ * tool results (Pi sends custom messages so), and must not read as the user's next request.
+ */
+export const RECEIPT_NOTICE = "an automatic notice, not from the user; nothing to answer, carry on with the task";
 
 /** A receipt never exceeds this many characters. */
 export const RECEIPT_MAX_CHARS = 400;
@@ -79,7 +86,7 @@ export function receiptText(
 	freedTokens: number,
 ): string | null {
 	if (body.applied.length === 0 && body.refused.length === 0) return null;
-	const parts = [`[${brandNoun} commit #${body.seq}: folded ${body.applied.length}`];
+	const parts = [`[${brandNoun} commit #${body.seq}, ${RECEIPT_NOTICE}: folded ${body.applied.length}`];
 	const whose = whoseFolds(body, originOf);
 	if (whose.length > 0) parts.push(` (${whose.join(", ")})`);
 	if (freedTokens > 0) parts.push(`, ~${Math.round(freedTokens).toLocaleString("en-US")} tokens freed`);
