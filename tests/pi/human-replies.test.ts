@@ -85,9 +85,19 @@ describe("peek and search, for a person", () => {
 		const second = rendered(await slashCommand(h, "/fold-context search --page 2 probe"));
 		expect(second[1]).toBe(" SHA-256 verified): 9 matches, page 2 of 2");
 		expect(second.at(-1)).toBe(" [end of matches]");
-		// A hit's peek command runs as printed, and shows the entry it points at.
-		const command = /\/fold-context peek \S+ \d+ 1000/.exec(first)?.[0] as string;
-		expect(await slashCommand(h, command)).toMatch(/^Fold f[0-9a-f]{16}, bytes \d/);
+		// A hit's peek command runs as printed, and shows the entry the hit is in.
+		const command = [...first.matchAll(/\/fold-context peek \S+ (\d+) 1000/g)].find((m) => m[1] !== "0")?.[0];
+		const peek = rendered(await slashCommand(h, command as string));
+		expect(peek[0]).toMatch(/^ Fold fX{16}, bytes [1-9]/);
+		expect(peek).toContain(" eeeeeeee · result of probe · hh:mm:ss UTC");
+		// From inside an entry, the part the slice holds shows its text, not its JSON.
+		const hit = /byte (\d+)\n.*«probe» a:/.exec(first)?.[1] as string;
+		const inside = rendered(await slashCommand(h, `/fold-context peek ${id} ${Number(hit) + 5} 300`));
+		expect(inside.slice(2, 4)).toEqual([
+			" (part of an entry, cut by the slice)",
+			expect.stringMatching(/^ {3}\S.*lorem ipsum/),
+		]);
+		for (const text of [peek, inside]) expect(text.join("\n")).not.toMatch(/\{"|"text"/);
 	});
 });
 

@@ -1,7 +1,8 @@
 // A peek slice as the person at the keyboard reads it: each entry of the fold's source (one JSON
 // line per entry, as the fold store keeps it) drawn as who spoke, when, and what was said (text with
 // its real line breaks; tool calls by name and arguments; tool results by the tool they answer),
-// never the JSON line itself. A line the slice cuts off at either end is said to be partial. Pure.
+// never the JSON line itself. A line the slice cuts off at either end is said to be partial, with
+// the text it holds (a search's peek starts inside an entry). Pure.
 
 import { contentText } from "../../transcript/index.ts";
 
@@ -66,6 +67,28 @@ function entryLines(line: string): string[] | null {
 	];
 }
 
+/** A JSON string's contents, its escapes decoded (as written when they do not parse). */
+function decoded(raw: string): string {
+	try {
+		return JSON.parse(`"${raw}"`) as string;
+	} catch {
+		return raw;
+	}
+}
+
+/** The texts a cut-off JSON line holds (its `"text"` strings, the last one possibly unterminated), decoded. */
+function partialText(line: string): string[] {
+	const texts: string[] = [];
+	// A slice that starts inside a string starts with its tail: text when it reads as words.
+	const head = line.startsWith("{") ? undefined : /^((?:[^"\\]|\\.)*)("|\\?$)/.exec(line)?.[1];
+	if (head?.includes(" ")) texts.push(decoded(head.replace(/\\u[0-9a-fA-F]{0,3}$/, "")));
+	for (const m of line.matchAll(/"text":"((?:[^"\\]|\\.)*)("|\\?$)/g)) {
+		texts.push(decoded((m[1] ?? "").replace(/\\u[0-9a-fA-F]{0,3}$/, "")));
+	}
+	const text = texts.join("\n").trim();
+	return text ? clipped(text).split("\n") : ["(no text in this part)"];
+}
+
 /** The slice's entries as a person reads them, one block per entry. */
 export function humanSlice(text: string): string[] {
 	const lines = text.split("\n");
@@ -74,8 +97,7 @@ export function humanSlice(text: string): string[] {
 	for (const line of lines) {
 		const drawn = entryLines(line);
 		if (drawn) out.push(...drawn);
-		else if (line.trim())
-			out.push(`(part of an entry the slice cuts: ${line.length.toLocaleString("en-US")} characters)`);
+		else if (line.trim()) out.push("(part of an entry, cut by the slice)", ...partialText(line).map((l) => `  ${l}`));
 	}
 	return out.length > 0 ? out : ["(nothing in this slice)"];
 }
