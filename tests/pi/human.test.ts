@@ -181,9 +181,7 @@ describe("a commit, as the human sees it", () => {
 		const h = await twoFolds();
 		const commits = h.ui.notices.filter((n) => n.message.startsWith("pi-fold folded"));
 		expect(commits.map((n) => n.message)).toEqual([
-			expect.stringMatching(
-				/^pi-fold folded 1 part of the conversation, ~\d+ tokens freed\. \/context lists the folds\.$/,
-			),
+			expect.stringMatching(/^pi-fold folded 1 run of messages, ~\d+ tokens freed\. \/context lists the folds\.$/),
 			"pi-fold folded 1 round of tool calls. /context lists the folds.",
 		]);
 		expect(commits.every((n) => n.level === "info")).toBe(true);

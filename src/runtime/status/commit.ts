@@ -1,5 +1,5 @@
-// What a commit did, in the human's words (words.ts): how many parts of the conversation it folded and of which kinds, how many
-// expanded spans it put back, the tokens it freed (the scheduler's estimate, or one from the folds'
+// What a commit did, in the human's words (words.ts): what it folded, by kind ("2 rounds of tool
+// calls and 1 prompt with its answer"), how many expanded entries it put back, the tokens it freed (the scheduler's estimate, or one from the folds'
 // sizes when the scheduler made none) and, when the commit was priced, its cost arithmetic. The
 // one-line notice in the TUI and the "Last commit" line of /context both read it. Pure.
 
@@ -78,11 +78,8 @@ export function commitFacts(note: CommitNote, snap: Snapshot, body?: CommitBody,
 		const kind = (snap.lattice.get(id)?.record ?? snap.known.get(id))?.kind;
 		if (kind) counts.set(kind, (counts.get(kind) ?? 0) + 1);
 	}
-	// "folded 2 parts (2 runs of messages)" says nothing: runs of no particular kind go without the list.
-	const onlySpans = counts.size === 1 && counts.has("span");
-	const kinds = onlySpans
-		? ""
-		: [...counts].map(([kind, n]) => `${n} ${KIND_COUNTED[kind][n === 1 ? 0 : 1]}`).join(", ");
+	const listed = [...counts].map(([kind, n]) => `${n} ${KIND_COUNTED[kind][n === 1 ? 0 : 1]}`);
+	const kinds = listed.length > 1 ? `${listed.slice(0, -1).join(", ")} and ${listed.at(-1)}` : (listed[0] ?? "");
 	return {
 		seq: note.seq,
 		when: whenOf(note.reason),
