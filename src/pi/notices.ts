@@ -1,6 +1,6 @@
 // What the human sees of folding while Pi runs: a one-line notice when a commit lands (what was
 // folded, the tokens it freed, the cost arithmetic once the telemetry carries it) and a compact
-// footer item through Pi's status API (folds, those Pi's compaction summarized among them, marks, the window used: Pi's own figure). Both only
+// footer item through Pi's status API (the top-level folds, counted as /context counts them, those Pi's compaction summarized among them, and marks; the window's percentage is Pi's own footer's). Both only
 // where Pi has a UI (`ctx.hasUI`: the TUI, and RPC clients, which receive them as they receive any
 // extension's notify and setStatus); print and JSON modes get nothing. The boundary notice is a
 // follower of pi-fold's boundary handler (boundary-hooks.ts), so it reads the drafts that handler returns.
@@ -12,8 +12,10 @@ import {
 	type CommitNote,
 	commitFacts,
 	commitNotice,
+	foldCounts,
+	foldForest,
 	footerText,
-	summarizedCount,
+	sourcePresence,
 } from "../runtime/index.ts";
 import type { BoundaryFollower } from "./boundary-hooks.ts";
 import type { PiFold } from "./host.ts";
@@ -26,13 +28,12 @@ export function refreshFooter(fold: PiFold, ctx: ExtensionContext): void {
 	if (!ctx.hasUI) return;
 	const host = fold.host(ctx);
 	const state = fold.runtime.sync(host);
-	// Folds Pi's compaction summarized count among the folds, and the footer says how many (fold-forest.ts).
-	// Only a compaction takes entries out of the context: without one, no snapshot is built.
-	const summarized =
-		state.folds.size > 0 && host.compactionCount() > 0
-			? summarizedCount(fold.runtime.snapshot(host), fold.runtime.store(host))
-			: 0;
-	ctx.ui.setStatus(STATUS_KEY, footerText(state, ctx.getContextUsage?.()?.percent, summarized));
+	// The folds counted as /context's headline counts them (fold-forest.ts); without folds, no snapshot is built.
+	const counts =
+		state.folds.size > 0
+			? foldCounts(foldForest(fold.runtime.snapshot(host), sourcePresence(fold.runtime.store(host))), state.expanded)
+			: null;
+	ctx.ui.setStatus(STATUS_KEY, footerText(counts, state.pendingMarks.size));
 }
 
 /** The commit record among a boundary's drafts (pi-fold's own, `seq`), if any. */
@@ -66,7 +67,7 @@ export function registerNotices(pi: ExtensionAPI, fold: PiFold): BoundaryFollowe
 			if (ctx.hasUI) {
 				const host = fold.host(ctx);
 				const body = commitBodyOf(entries, runtime.names.decisionEntryType, note.seq);
-				const facts = commitFacts(note, runtime.snapshot(host), body);
+				const facts = commitFacts(note, runtime.snapshot(host), body, runtime.pricesAssumed(host));
 				ctx.ui.notify(commitNotice(facts, runtime.options.commandNames.status), "info");
 			}
 		}

@@ -56,9 +56,11 @@ export {
 	oversizedResults,
 } from "./oversize.ts";
 export {
+	ASSUMED_PRICES_TEXT,
 	DEFAULT_PRICES,
 	firstTierAt,
 	type PriceTable,
+	pricesAssumed,
 	pricesFor,
 	type Rates,
 	type RequestTokens,

@@ -2,7 +2,8 @@
 // writes, cache reads and output, with pi-ai's long-context tiers (a whole request whose input is
 // above a tier's `inputTokensAbove` is priced at that tier, the highest matching tier winning, as
 // pi-ai's `calculateCost` does). Read from the session model's `cost` (pi-ai `Model.cost`) or the
-// `prices` option. Pure.
+// `prices` option; `pricesAssumed` says when neither gives any, so that a person is shown no dollars
+// at DEFAULT_PRICES (the policy still decides with them). Pure.
 
 /** Dollars per million tokens. */
 export interface Rates {
@@ -22,6 +23,14 @@ export interface PriceTable extends Rates {
  * common shape (cache reads a tenth of fresh input, writes at the input price, output six times it).
  */
 export const DEFAULT_PRICES: PriceTable = { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 5 };
+
+/** Whether {@link pricesFor} falls back to DEFAULT_PRICES: neither the option nor the model states usable prices. */
+export function pricesAssumed(model: PriceTable | undefined, option?: PriceTable): boolean {
+	return pricesFor(model, option) === DEFAULT_PRICES && option !== DEFAULT_PRICES && model !== DEFAULT_PRICES;
+}
+
+/** DEFAULT_PRICES as a person reads them: "$5 / $30 / $0.50 per M" (input, output, cache reads). */
+export const ASSUMED_PRICES_TEXT = `$${DEFAULT_PRICES.input} / $${DEFAULT_PRICES.output} / $${DEFAULT_PRICES.cacheRead.toFixed(2)} per M`;
 
 /** The price table to use: the option when given, else the model's, else DEFAULT_PRICES. */
 export function pricesFor(model: PriceTable | undefined, option?: PriceTable): PriceTable {

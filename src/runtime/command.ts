@@ -1,6 +1,7 @@
 // The human's `/fold-context` command as the runtime runs it, with no host of its own: its words
 // parsed into the context tool's arguments (fold <first> [last] [brief] | expand|refold|unmark
-// <fold-id> | peek <fold-id> [offset] [bytes] | search <text> | expand-all | adopt | config [all]), then
+// <fold-id> | peek <fold-id> [offset] [bytes] | search [--page <n>] [--regex] [--fold <fold-id>] <text> | expand-all
+// | adopt | config [all]), then
 // run through the same path as the agent's tool (`callTool`, actor "human"), `expandAll` or `adoptHeld`. The Pi adapter
 // (src/pi/commands.ts) shows the reply; the simulator (src/simulate) types the same words. Pure
 // apart from the decisions the actions record through the host.
@@ -38,7 +39,7 @@ const SUBCOMMAND_HELP: Readonly<Record<(typeof FOLD_COMMAND_VERBS)[number], read
 	refold: ["refold <fold-id>", "fold an expanded fold again"],
 	peek: ["peek <fold-id> [offset] [bytes]", "read part of a fold's original"],
 	unmark: ["unmark <fold-id>", "withdraw a fold not yet landed"],
-	search: ["search <text>", "search the folded history"],
+	search: ["search [--page <n>] <text>", "search the folded history"],
 	adopt: ["adopt", "accept records held for review"],
 	config: ["config [all]", "show the settings"],
 };
@@ -65,7 +66,7 @@ export function parseFoldCommand(args: string, name = "fold-context"): ParsedFol
 	}
 	if (verb === "search") {
 		if (!id) return error(`/${name} search needs the text to search for.`);
-		return { ok: true, raw: { action: "search", pattern: args.trim().slice(6).trim() } };
+		return parseSearch(args.trim().slice(6).trim(), (first) => error(`/${name} search: ${first}`));
 	}
 	if (!id) {
 		const needs = verb === "fold" ? "an entry id (/context entries lists them)" : "a fold id (/context lists them)";
@@ -111,6 +112,23 @@ export function foldIdsFor(verb: string, state: FoldState): string[] {
 		default:
 			return [];
 	}
+}
+
+/** `search [--page <n>] [--regex] [--fold <fold-id>] <text>`: the options the next-page command names, then the text. */
+function parseSearch(rest: string, error: (first: string) => ParsedFoldCommand): ParsedFoldCommand {
+	const raw: Record<string, unknown> = { action: "search" };
+	let text = rest;
+	for (;;) {
+		const option = /^--(page|fold)\s+(\S+)\s+|^--(regex)\s+/.exec(text);
+		if (!option) break;
+		if (option[3]) raw.regex = true;
+		else if (option[1] === "page") {
+			if (!/^[1-9]\d*$/.test(option[2] as string)) return error(`--page takes a page number, got "${option[2]}".`);
+			raw.page = Number(option[2]);
+		} else raw.fold = option[2];
+		text = text.slice(option[0].length);
+	}
+	return text ? { ok: true, raw: { ...raw, pattern: text } } : error("it needs the text to search for.");
 }
 
 /** What a command run shows the human: a text at a level, or the config view (the adapter renders it). */

@@ -1,7 +1,8 @@
 // The folds on a branch, in exactly one of three places: in the window (placed on the transcript:
 // the lattice), summarized by Pi's native compaction but still readable (their entries left the
 // context; their records and their sources did not), or unreadable (no source in the fold store, or
-// not placeable for another reason). Status and /context count and list them from here, and search
+// not placeable for another reason). Status and /context count and list them from here (a person's
+// views and the footer count the top-level ones, the nested ones beside them: `foldCounts`), and search
 // reads the summarized ones through `summarizedSnapshot`: their sources' verified entries laid out as
 // a transcript of their own, with the summarized folds placed on it, so the search pipeline places
 // hits in them as it does in the window. The fold records come from the branch (they survive a
@@ -149,7 +150,30 @@ export async function summarizedSnapshot(
 	return { snap: { ...snap, view: { ...snap.view, transcript: entries }, lattice }, failed };
 }
 
-/** How many folds in force Pi's compaction summarized with their sources still stored (the footer's count). */
-export function summarizedCount(snap: Snapshot, store: SourceStore): number {
-	return foldForest(snap, sourcePresence(store)).summarized.length;
+/**
+ * The one way folds are counted wherever a person looks (the headline, the listing, the footer): the
+ * top-level folds, those the listing shows (in the window, or summarized by Pi and still readable),
+ * and, beside them, every fold counting those nested inside and those no one can read.
+ */
+export interface FoldCounts {
+	/** Top-level folds in the window. */
+	readonly inWindow: number;
+	/** Of those, expanded. */
+	readonly expanded: number;
+	/** Top-level folds Pi's compaction summarized, still readable. */
+	readonly summarized: number;
+	readonly unreadable: number;
+	/** Every fold in force, nested ones included. */
+	readonly all: number;
+}
+
+export function foldCounts(forest: FoldForest, expanded: ReadonlySet<string>): FoldCounts {
+	const top = forest.window.filter((f) => f.parent === null);
+	return {
+		inWindow: top.length,
+		expanded: top.filter((f) => expanded.has(f.record.id)).length,
+		summarized: forest.summarized.filter((f) => f.parent === null).length,
+		unreadable: forest.unreadable.length,
+		all: forest.total,
+	};
 }

@@ -45,11 +45,12 @@ export {
 } from "./commit/index.ts";
 export { type ExpandAllPlan, expandAll, expandAllText, planExpandAll } from "./expand-all.ts";
 export {
+	type FoldCounts,
 	type FoldForest,
+	foldCounts,
 	foldForest,
 	type SummarizedFold,
 	sourcePresence,
-	summarizedCount,
 } from "./fold-forest.ts";
 export type {
 	BoundaryDraft,

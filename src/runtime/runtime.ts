@@ -13,6 +13,7 @@ import {
 	buildSnapshot,
 	type FenceVerdict,
 	fence,
+	pricesAssumed,
 	requestMessageTokens,
 	type Snapshot,
 	windowTokens,
@@ -34,7 +35,7 @@ import {
 	runCommit,
 } from "./commit/index.ts";
 import { compactionDecision } from "./compaction-decision.ts";
-import { inEstimatedTokens, SessionMeter } from "./meter.ts";
+import { type Calibration, inEstimatedTokens, SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { newestUnitName, RequestEstimator } from "./request-estimate.ts";
 import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
@@ -195,7 +196,7 @@ export class FoldRuntime {
 			this.dropCompactedMarks(host);
 			const hint: Actor = this.actors.has("agent") || this.actors.size === 0 ? "agent" : "human";
 			const planned = await this.commitAt(host, BOUNDARY_NAMES[at], this.occupancy(host, nextRequest), hint);
-			return planned ? this.drafts(planned) : undefined;
+			return planned ? this.drafts(planned, this.pricesAssumed(host)) : undefined;
 		});
 	}
 
@@ -207,7 +208,7 @@ export class FoldRuntime {
 		if (nextRequest) {
 			const systemTokens = this.estimator.systemTokensOf(host.systemPrompt());
 			const tokens = requestMessageTokens(nextRequest) + systemTokens;
-			return { tokens, systemTokens, source: "estimate of the next request (boundary preview)" };
+			return { tokens, systemTokens, source: "pi-fold's estimate of the next request" };
 		}
 		const tokens = host.contextTokens();
 		return tokens === null ? { tokens: 0, source: "unknown" } : { tokens, source: "the host's context estimate" };
@@ -216,6 +217,16 @@ export class FoldRuntime {
 	/** The window's estimated tokens now: the transcript as it shows, and the system prompt. */
 	windowEstimate(host: Pick<Host, "systemPrompt">, snap: Snapshot): number {
 		return windowTokens(snap).total + this.estimator.systemTokensOf(host.systemPrompt());
+	}
+
+	/** Whether the cost arithmetic rests on assumed prices (neither the model nor the settings give any): then no dollars are printed. */
+	pricesAssumed(host: Pick<Host, "model">): boolean {
+		return pricesAssumed(host.model()?.cost, this.options.prices);
+	}
+
+	/** How the provider counts a request against pi-fold's estimate (meter.ts), for figures a person reads. */
+	get calibration(): Calibration {
+		return this.meter.calibration;
 	}
 
 	/** The serving budget in pi-fold's estimated tokens, as the policies read it (calibrated to the provider). */
@@ -306,7 +317,7 @@ export class FoldRuntime {
 	}
 
 	/** The proposal's drafts: the edits, the chained commit record and (automatic commits) the receipt. */
-	private drafts(planned: CommitOutcome): BoundaryDraft[] {
+	private drafts(planned: CommitOutcome, assumedPrices: boolean): BoundaryDraft[] {
 		const { body, snap } = planned;
 		const record = this.log.chain(body, snap.state.lastDigest);
 		this.actors.clear();
@@ -316,7 +327,7 @@ export class FoldRuntime {
 			(planned.snap.known.get(id) ?? planned.snap.state.pendingMarks.get(id)?.fold)?.origin !== "agent"
 				? ("ladder" as const)
 				: ("agent" as const);
-		const text = automatic ? receiptText(body, this.options.brandNoun, originOf, planned.freed) : null;
+		const text = automatic ? receiptText(body, this.options.brandNoun, originOf, planned.freed, assumedPrices) : null;
 		const receipt = text === null ? null : text.slice(0, RECEIPT_MAX_CHARS);
 		this.telemetry.recordCommit(
 			{

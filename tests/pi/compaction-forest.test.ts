@@ -11,6 +11,7 @@ import { rmSync } from "node:fs";
 import type { FauxResponseStep } from "@earendil-works/pi-ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSummaryRequest } from "../../bench/session/compaction-summarizer.ts";
+import { foldForest, sourcePresence } from "../../src/runtime/index.ts";
 import { blobPath } from "../../src/verify/layout.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
 import {
@@ -93,22 +94,31 @@ function agree(h: Harness, early: string, seen: Awaited<ReturnType<typeof readsB
 	expect(seen.status).toContain(`Folds: ${total} · in the window ${inWindow} (`);
 	expect(seen.status).toContain(`summarized by Pi, still readable ${summarized} · unreadable 0`);
 	expect(seen.status).toMatch(new RegExp(`^${early} · span · .* · summarized by Pi, still readable`, "m"));
+	// The person's views count the top-level folds, as the list lists them, nested ones beside.
+	const forest = foldForest(snap, sourcePresence(h.runtime.store(h.host())));
+	const windowTop = snap.lattice.roots.length;
+	const summarizedTop = forest.summarized.filter((f) => f.parent === null).length;
+	const nested = total > windowTop + summarizedTop ? ` · ${total} counting those nested inside` : "";
+	const inWindowWords = windowTop > 0 ? `${windowTop} in the window, ` : "";
 	expect(seen.context).toMatch(
-		new RegExp(`^Folds: ${total} \\(.*${summarized} summarized by Pi, still readable\\)`, "m"),
+		new RegExp(`^Folds: ${inWindowWords}${summarizedTop} summarized by Pi, still readable${nested}$`, "m"),
 	);
 	expect(seen.context).toMatch(
 		new RegExp(
-			`^  ${early} · span · 4 entries · .* · summarized by Pi\n    still readable: "the first two small probes"$`,
+			`^  ${early} · messages · 4 entries · .* · summarized by Pi\n    still readable: "the first two small probes"$`,
 			"m",
 		),
 	);
 	// The fold listings fit an 80-column terminal.
 	const listed = [...seen.context.split("\n"), ...seen.tree.split("\n")].filter((l) => l.startsWith("  "));
 	for (const line of listed) expect(line.length).toBeLessThanOrEqual(78);
-	expect(seen.tree).toContain(`${early} · span · 4 entries`);
+	expect(seen.tree).toContain(`${early} · messages · 4 entries`);
 	expect(seen.details).toContain(`Folds Pi's compaction summarized: ${summarized}, still readable`);
 	expect(seen.details).not.toContain("cannot be shown on this branch");
-	expect(seen.footer).toMatch(new RegExp(`^pi-fold: ${total} folds \\(${summarized} summarized by Pi\\)`));
+	const shown = windowTop + summarizedTop;
+	expect(seen.footer).toBe(
+		`pi-fold: ${shown} fold${shown === 1 ? "" : "s"}${summarizedTop > 0 ? ` (${summarizedTop} summarized by Pi)` : ""}`,
+	);
 }
 
 /** A 16k TUI session that folded early, then a manual /compact took those folds' entries out of the context. */
@@ -146,7 +156,7 @@ describe("folds outlive Pi's native compaction", () => {
 		expect(seen.status).toContain(
 			`Unreadable: ${gone.id} (its source (sha256 ${gone.sourceSha256.slice(0, 16)}…) is not in the fold store)`,
 		);
-		expect(seen.context).toMatch(/^Folds: 2 \(1 summarized by Pi, still readable, 1 unreadable\)$/m);
+		expect(seen.context).toMatch(/^Folds: 1 summarized by Pi, still readable, 1 unreadable$/m);
 		expect(seen.context).not.toContain(gone.id);
 		expect(seen.details).toContain("Folds Pi's compaction summarized: 1, still readable");
 		expect(seen.details).toContain(`Fold ${gone.id} cannot be read: its source`);

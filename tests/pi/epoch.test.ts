@@ -173,7 +173,9 @@ describe("the epoch commit", () => {
 		const appended = after.slice(-3); // the turn's call, its result, and the receipt
 		expect(size(before) - (size(after) - size(appended))).toBeGreaterThanOrEqual(COMMIT_TARGET_SHARE * budget);
 		// The receipt rides the commit's own request, once, and later requests append after it.
-		const receipts = after.filter((m) => m.role === "user" && textOf(m).startsWith("[active-context commit #1:"));
+		const receipts = after.filter(
+			(m) => m.role === "user" && textOf(m).startsWith("[active-context commit #1, an automatic notice"),
+		);
 		expect(receipts).toHaveLength(1);
 		expect(textOf(receipts[0]).length).toBeLessThanOrEqual(RECEIPT_MAX_CHARS);
 		const next = relations(h).indexOf("rewrite", at + 1);

@@ -159,7 +159,7 @@ describe("/fold-context with words it does not take", () => {
 			"   refold <fold-id>                      fold an expanded fold again",
 			"   peek <fold-id> [offset] [bytes]       read part of a fold's original",
 			"   unmark <fold-id>                      withdraw a fold not yet landed",
-			"   search <text>                         search the folded history",
+			"   search [--page <n>] <text>            search the folded history",
 			"   adopt                                 accept records held for review",
 			"   config [all]                          show the settings",
 		]);

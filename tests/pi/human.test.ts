@@ -7,8 +7,10 @@
 // commit shows one line and the footer one item, in the TUI (and RPC) only; the agent's `status`
 // keeps the formats the benchmark's agent parses.
 
+import { readFileSync } from "node:fs";
 import { Text } from "@earendil-works/pi-tui";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { resolveStoreDir } from "../../src/store/index.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
 import {
 	allNotices,
@@ -62,15 +64,22 @@ describe("/context for the human", () => {
 	});
 
 	it("opens with a plain headline (Pi's footer figure, pi-fold's limit, folds, the last commit), then the folds", async () => {
-		expect(rendered(await slashCommand(h, "/context"))).toEqual([
+		const screen = rendered(await slashCommand(h, "/context"));
+		// README's example is this screen (its window figure aside, which varies with the run).
+		const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+		const example = /## What you see\n[\s\S]*?```text\n([\s\S]*?)\n {2}```/.exec(readme)?.[1] ?? "";
+		const figureless = (l: string) =>
+			l.replace(/^ Context window: .*$/, "window").replace(FOLD_ID, "fXXXXXXXXXXXXXXXX");
+		expect(example.split("\n").map((l) => figureless(l.replace(/^ {2}/, " ")))).toEqual(screen.map(figureless));
+		expect(screen).toEqual([
 			` Context window: ${footerFigure(h)}, as in Pi's footer`,
 			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
-			" Folds: 2 (2 collapsed into briefs)",
-			" Last commit: #2 at the end of a turn: folded 1 span (1 tool batch)",
+			" Folds: 2 in the window",
+			" Last commit: #2 at the end of a turn: folded 1 round of tool calls",
 			" Folds, oldest first:",
-			"   fXXXXXXXXXXXXXXXX · span · 4 entries · 2.3 kB · collapsed",
+			"   fXXXXXXXXXXXXXXXX · messages · 4 entries · 2.3 kB · collapsed",
 			'     "The first two probes returned filler text"',
-			"   fXXXXXXXXXXXXXXXX · tool batch · 2 entries · 1.2 kB · collapsed",
+			"   fXXXXXXXXXXXXXXXX · tool calls · 2 entries · 1.2 kB · collapsed",
 			'     "probe called. 1 tool result, 549 chars"',
 			" Read one: /fold-context peek <id> · restore it: /fold-context expand <id>",
 			" More: /context details · /context tree · /context entries",
@@ -78,7 +87,13 @@ describe("/context for the human", () => {
 	});
 
 	it("keeps the scheduler and the request counters behind /context details, in plain words", async () => {
-		const estimate = h.runtime.telemetry.view().schedule?.occupancyTokens.toLocaleString("en-US");
+		// pi-fold's estimate, in Pi's tokens (the calibration's overhead and rate), as every figure a person reads.
+		const { overhead, rate } = h.runtime.calibration;
+		const occupancy = h.runtime.telemetry.view().schedule?.occupancyTokens ?? 0;
+		const estimate = Math.round(overhead + occupancy * rate).toLocaleString("en-US");
+		const { dir, id } = h.host().session();
+		const where = resolveStoreDir({ sessionDir: dir, sessionId: id, storeDirName: h.runtime.names.storeDirName });
+		const store = rendered(`Exact originals of the folds are kept in ${where}`);
 		expect(rendered(await slashCommand(h, "/context details"))).toEqual([
 			` Context window: ${footerFigure(h)}, as in Pi's footer`,
 			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
@@ -92,6 +107,7 @@ describe("/context for the human", () => {
 			"   0 repeated it exactly; 2 changed earlier messages, the prompt or the tools",
 			"   0 of those changes no commit or compaction explains (should be 0)",
 			"   0 missed the provider's cache with nothing changed (the provider's doing)",
+			...store,
 			" Back to the summary: /context · settings: /fold-context config",
 		]);
 	});
@@ -102,8 +118,8 @@ describe("/context for the human", () => {
 		expect(rendered(text).map((l) => l.replace(/[\d,]+ chars/, "N chars"))).toEqual([
 			` Context window: ${footerFigure(h)}, as in Pi's footer`,
 			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
-			" Folds: 2 (2 collapsed into briefs)",
-			" Last commit: #2 at the end of a turn: folded 1 span (1 tool batch)",
+			" Folds: 2 in the window",
+			" Last commit: #2 at the end of a turn: folded 1 round of tool calls",
 			" Unfolded entries, oldest first; recent ones stay raw:",
 			'   eeeeeeee           you: "go" (recent)',
 			"   eeeeeeee..eeeeeeee tool calls: probe, N chars",
@@ -113,12 +129,12 @@ describe("/context for the human", () => {
 			"   eeeeeeee..eeeeeeee tool calls: active_context, N chars (recent)",
 			"   eeeeeeee..eeeeeeee tool calls: active_context, N chars (recent)",
 			'   eeeeeeee           assistant: "done" (recent)',
-			" Fold a span: /fold-context fold <first-id> <last-id> [brief]",
+			" Fold some of them: /fold-context fold <first-id> <last-id> [brief]",
 		]);
 		const [first, last] =
 			/\n {2}([0-9a-f]{8})\.\.([0-9a-f]{8}) tool calls: probe, [\d,]+ chars\n/.exec(text)?.slice(1) ?? [];
 		expect(await slashCommand(h, `/fold-context fold ${first} ${last} The fourth probe`)).toMatch(
-			/^Folded f[0-9a-f]{16} \(tools, 2 entries .*the model sees it after the agent's next turn/,
+			/^Folded f[0-9a-f]{16} \(tool calls, 2 entries .*the model sees it after the agent's next turn/,
 		);
 	});
 
@@ -127,7 +143,8 @@ describe("/context for the human", () => {
 		const expand = await slashCommand(h, `/fold-context expand ${id}`);
 		expect(expand).toContain(`Refold it with /fold-context refold ${id} when done.`);
 		const peek = await slashCommand(h, `/fold-context peek ${id} 0 100`);
-		expect(peek.split("\n").at(-1)).toBe(`[more: /fold-context peek ${id} 100]`);
+		// The next page asks for as many bytes as this one did.
+		expect(peek.split("\n").at(-1)).toBe(`[more: /fold-context peek ${id} 100 100]`);
 		const bad = await slashCommand(h, "/fold-context expand nonsense");
 		expect(bad).toBe("/fold-context: id: expected a fold id like f0123456789abcdef");
 		for (const reply of [expand, peek, bad]) expect(reply).not.toContain('{"action"');
@@ -164,12 +181,12 @@ describe("a commit, as the human sees it", () => {
 		const h = await twoFolds();
 		const commits = h.ui.notices.filter((n) => n.message.startsWith("pi-fold folded"));
 		expect(commits.map((n) => n.message)).toEqual([
-			expect.stringMatching(/^pi-fold folded 1 span, ~\d+ tokens freed\. \/context lists the folds\.$/),
-			"pi-fold folded 1 span (1 tool batch). /context lists the folds.",
+			expect.stringMatching(/^pi-fold folded 1 run of messages, ~\d+ tokens freed\. \/context lists the folds\.$/),
+			"pi-fold folded 1 round of tool calls. /context lists the folds.",
 		]);
 		expect(commits.every((n) => n.level === "info")).toBe(true);
-		const percent = h.ctx().getContextUsage()?.percent?.toFixed(1);
-		expect(h.ui.statuses.get("pi-fold")).toBe(`pi-fold: 2 folds · ${percent}% used`);
+		// No percentage of its own: Pi's footer shows the window's, and a second one could only lag.
+		expect(h.ui.statuses.get("pi-fold")).toBe("pi-fold: 2 folds");
 	});
 
 	it("carries the commit's cost arithmetic when cost scheduling priced it", async () => {
@@ -186,7 +203,7 @@ describe("a commit, as the human sees it", () => {
 		expect(commits.some((n) => n.message.includes("; forced: the window reached its budget;"))).toBe(true);
 		for (const n of commits)
 			expect(n.message).toMatch(
-				/^pi-fold folded \d+ spans?( \([^)]+\))?, ~[\d,]+ tokens freed(; forced: [^;]+)?; rewrites ~[\d,]+ tokens \(\$[\d.]+ over cache reads\), saves \$[\d.]+ a request, (pays back in \d+ requests?|costs nothing extra)\. \/context lists the folds\.$/,
+				/^pi-fold folded [^;]+, ~[\d,]+ tokens freed(; forced: [^;]+)?; rewrites ~[\d,]+ tokens, frees ~[\d,]+ tokens from each later request, (pays back in \d+ requests?|costs nothing extra) at assumed prices \(\$5 \/ \$30 \/ \$0\.50 per M: the model states none\)\. \/context lists the folds\.$/,
 			);
 		expect(await slashCommand(h, "/context details")).toContain(
 			"\nScheduling: cost (marks land together when that is cheaper than waiting)\n",
@@ -196,7 +213,7 @@ describe("a commit, as the human sees it", () => {
 	it("reaches an RPC client as any extension's notify and status do", async () => {
 		const h = await twoFolds("rpc");
 		expect(h.ui.notices.filter((n) => n.message.startsWith("pi-fold folded"))).toHaveLength(2);
-		expect(h.ui.statuses.get("pi-fold")).toMatch(/^pi-fold: 2 folds · [\d.]+% used$/);
+		expect(h.ui.statuses.get("pi-fold")).toBe("pi-fold: 2 folds");
 	});
 
 	it("prints nothing in print mode", async () => {

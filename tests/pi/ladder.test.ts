@@ -38,7 +38,7 @@ describe("the ladder under immediate scheduling", () => {
 		const receipts = h.session.sessionManager
 			.getBranch()
 			.flatMap((e) => (e.type === "custom_message" ? [String(e.content)] : []));
-		expect(receipts[0]).toMatch(/^\[active-context commit #1: folded \d+ \(\d+ ladder\)/);
+		expect(receipts[0]).toMatch(/^\[active-context commit #1, an automatic notice[^:]*: folded \d+ \(\d+ ladder\)/);
 		expect(h.runtime.telemetry.view().counters.unattributedRewrites).toBe(0);
 		for (const request of h.requests) expect(pairingProblems(request.messages)).toEqual([]);
 	});

@@ -180,7 +180,7 @@ describe("the human commands", () => {
 		}
 		expect(out[0]).toMatch(/^Folded f[0-9a-f]{16} .*the model sees it after the agent's next turn/);
 		expect(out[1]).toMatch(/^Context window: [\d.]+% used/);
-		expect(out[1]).toContain("Folds: 1 (1 collapsed into briefs)");
+		expect(out[1]).toContain("Folds: 1 in the window");
 		expect(out[1]).toContain("Every fold, nested, oldest first:");
 		// The next boundary (the end of the next turn) commits it: the next prompt's first request is
 		// still a pure append, the one after it carries the brief.

@@ -157,7 +157,9 @@ describe("the receipt", () => {
 			12_345,
 		);
 		expect(text?.length).toBeLessThanOrEqual(RECEIPT_MAX_CHARS);
-		expect(text).toMatch(/^\[active-context commit #7: folded 60 \(3 agent, 57 top-up\), ~12,345 tokens freed: /);
+		expect(text).toMatch(
+			/^\[active-context commit #7, an automatic notice, not from the user; nothing to answer, carry on with the task: folded 60 \(3 agent, 57 top-up\), ~12,345 tokens freed: /,
+		);
 		expect(text?.endsWith("]")).toBe(true);
 	});
 });

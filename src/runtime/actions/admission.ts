@@ -1,7 +1,8 @@
 // Admission control on peek and expand: what either brings back lands in the window as raw tokens,
 // so it must fit below the quiet line (QUIET_OCCUPANCY of the serving budget, in pi-fold's calibrated
 // estimate) together with what the window holds now. An expand that would not fit is refused with
-// the numbers and the narrower reads that would (a peek slice, a nested fold); a peek asking for more
+// the numbers and the narrower reads that would (a peek slice, a nested fold); a person's expand is
+// decided and refused in the figures /context shows (Pi's tokens, pi-fold's limit); a peek asking for more
 // than fits is trimmed to what does, saying so, and continues from where it stopped. Nothing here
 // records or edits anything.
 
@@ -32,9 +33,37 @@ export function expandRefusal(input: ActionInput, snap: Snapshot, foldId: string
 		snap.budget,
 	);
 	const growth = windowTokens(opened).total - windowTokens(snap).total;
+	const usage = input.actor === "human" ? input.host.contextUsage?.() : undefined;
+	if (usage && usage.tokens !== null) return personRefusal(input, snap, foldId, growth, usage.tokens);
 	const { room, window, line } = roomTokens(input, snap);
 	if (growth <= room) return null;
 	return `it would bring back ~${fmt(growth)} tokens, and the window (~${fmt(window)} now) has room for ~${fmt(room)} below ${Math.round(QUIET_OCCUPANCY * 100)}% of the serving budget (~${fmt(line)}); peek a slice of it (offset, bytes) or expand one of its nested folds instead`;
+}
+
+/**
+ * The refusal a person reads, decided and said in the figures `/context` shows: Pi's tokens in the
+ * window (its footer's), pi-fold's limit, and what the expand brings back in Pi's tokens (pi-fold's
+ * estimate over the calibration). Null when it fits. Names the slash command that reads a part.
+ */
+function personRefusal(
+	input: ActionInput,
+	snap: Snapshot,
+	foldId: string,
+	growth: number,
+	used: number,
+): string | null {
+	const limit = snap.budget.budgetTokens;
+	const line = QUIET_OCCUPANCY * limit;
+	const back = growth * input.runtime.calibration.rate;
+	const room = Math.max(0, line - used);
+	if (back <= room) return null;
+	const pct = Math.round(QUIET_OCCUPANCY * 100);
+	const full = room === 0 ? "has no room left below that" : `has room for about ${fmt(room)} more`;
+	const { fold, status } = input.runtime.options.commandNames;
+	const nested = snap.lattice.get(foldId)?.children.some((c) => c.type === "fold")
+		? `, or expand one of the folds inside it (/${status} tree lists them)`
+		: "";
+	return `it would bring back about ${fmt(back)} tokens. An expand may fill the window to ${pct}% of pi-fold's limit (${fmt(line)} of ${fmt(limit)} tokens); it holds ${fmt(used)} now, as in Pi's footer, and ${full}. Read it a part at a time instead: /${fold} peek ${foldId}${nested}`;
 }
 
 /** The bytes a peek may return: what was asked, or less when the window has no room for it. */

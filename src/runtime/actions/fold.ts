@@ -17,6 +17,7 @@ import {
 import { markProblem, resolveId, type Snapshot, spanKind, spanProblem } from "../../policy/index.ts";
 import type { TranscriptEntry } from "../../transcript/index.ts";
 import { withNestedListing } from "../nested-listing.ts";
+import { kindLabel } from "../status/words.ts";
 import { type ActionInput, type ActionResult, askFor, landing, plural, refuse } from "./shared.ts";
 
 /** Writes the source and returns the fold record for `leaves`. */
@@ -97,8 +98,12 @@ function markReply(
 	const wait = waits
 		? "; this span is in the fresh tail, so it waits until it ages out (or applies at once if it is at the very end of the window)"
 		: "";
+	const human = `Marked ${record.id} (${kindLabel(record.kind)}, ${range(leaves)}) to fold: nothing changes now; pi-fold folds marked parts together when the window needs room${waits ? ". It is among the most recent messages, which stay whole, so it waits until newer work pushes it back" : ""}. Withdraw it with ${askFor(input, "unmark", record.id)}. Its exact original is kept (SHA-256 ${record.sourceSha256.slice(0, 16)}…).${notes}${crossed}\nBrief: ${record.brief}`;
 	return {
-		text: `Marked ${record.id} (${record.kind}, ${range(leaves)}); nothing in the window moves now. The runtime commits every pending mark in one rewrite${wait}. Withdraw it with ${askFor(input, "unmark", record.id)}. The exact source is stored (sha256 ${record.sourceSha256.slice(0, 16)}…).${notes}${crossed}\nBrief: ${record.brief}`,
+		text:
+			input.actor === "human"
+				? human
+				: `Marked ${record.id} (${record.kind}, ${range(leaves)}); nothing in the window moves now. The runtime commits every pending mark in one rewrite${wait}. Withdraw it with ${askFor(input, "unmark", record.id)}. The exact source is stored (sha256 ${record.sourceSha256.slice(0, 16)}…).${notes}${crossed}\nBrief: ${record.brief}`,
 		details: {
 			action: "fold",
 			id: record.id,
@@ -121,7 +126,7 @@ function foldReply(
 	input.runtime.decide(input.host, { kind: "fold", actor: input.actor, fold: record });
 	const { notes, crossed } = spanNotes(span);
 	return {
-		text: `Folded ${record.id} (${record.kind}, ${range(leaves)}, ${plural(record.sourceBytes, "byte")}); ${landing(input.actor)}. The exact source is stored (sha256 ${record.sourceSha256.slice(0, 16)}…): peek or expand it any time.${notes}${crossed}\nBrief: ${record.brief}`,
+		text: `Folded ${record.id} (${input.actor === "human" ? kindLabel(record.kind) : record.kind}, ${range(leaves)}, ${plural(record.sourceBytes, "byte")}); ${landing(input.actor)}. The exact source is stored (sha256 ${record.sourceSha256.slice(0, 16)}…): peek or expand it any time.${notes}${crossed}\nBrief: ${record.brief}`,
 		details: {
 			action: "fold",
 			id: record.id,

@@ -5,13 +5,18 @@
 // id), checked once per fold before the first slice. It records nothing and never edits the window.
 // The fold store does the verified read; when it has no blob, the source is rebuilt from the
 // session's entries and verified against the fold's digest (bound-source.ts), and the header says so.
+// A person (the slash command) reads the slice drawn as entries (peek-human.ts) and a next page
+// that keeps the bytes asked for; a fold that is only a pending mark is said to be one.
 
 import { readBoundSlice } from "../bound-source.ts";
 import { entriesOverlapping, staleInFold, staleNote } from "../stale.ts";
 import { admittedPeekBytes } from "./admission.ts";
+import { humanSlice } from "./peek-human.ts";
 import { type ActionInput, type ActionResult, askFor, refuse } from "./shared.ts";
 import { sourceRefusal } from "./source-failure.ts";
 import { PEEK_DEFAULT_BYTES } from "./tool-schema.ts";
+
+const fmt = (n: number) => n.toLocaleString("en-US");
 
 export async function peekAction(
 	input: ActionInput,
@@ -19,6 +24,12 @@ export async function peekAction(
 ): Promise<ActionResult> {
 	const snap = input.runtime.snapshot(input.host);
 	const fold = snap.state.folds.get(args.id) ?? snap.known.get(args.id);
+	if (!fold && snap.state.pendingMarks.has(args.id))
+		return refuse(
+			"peek",
+			`${args.id} is marked to fold, not folded yet: its messages are still in the window as they were. To keep it from folding: ${askFor(input, "unmark", args.id)}`,
+			{ id: args.id, pending: true },
+		);
 	if (!fold) return refuse("peek", `no fold ${args.id} on this branch`);
 	const offset = args.offset ?? 0;
 	const asked = args.bytes ?? PEEK_DEFAULT_BYTES;
@@ -37,10 +48,17 @@ export async function peekAction(
 		want < asked
 			? ` · trimmed to ${want.toLocaleString("en-US")} of the ${asked.toLocaleString("en-US")} bytes asked: the window has no room for more`
 			: "";
-	const head = `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified${slice.from === "session" ? " (rebuilt from the session's entries: the fold store has no copy)" : ""} · one JSON line per entry${stale.note}${trimmed}]`;
-	const tail = done ? "[end of source]" : `[more: ${askFor(input, "peek", args.id, slice.end)}]`;
+	const rebuilt = slice.from === "session" ? " (rebuilt from the session's entries: the fold store has no copy)" : "";
+	const human = input.actor === "human";
+	const head = human
+		? `Fold ${args.id}, bytes ${fmt(slice.start)}-${fmt(slice.end)} of ${fmt(slice.totalBytes)}, exact original (SHA-256 verified)${rebuilt}${stale.note}${trimmed}:`
+		: `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified${rebuilt} · one JSON line per entry${stale.note}${trimmed}]`;
+	// The person's next page asks for as many bytes as this one did.
+	const more = askFor(input, "peek", args.id, slice.end) + (human && args.bytes !== undefined ? ` ${args.bytes}` : "");
+	const tail = done ? (human ? "[end of this fold]" : "[end of source]") : `[more: ${more}]`;
+	const body = human ? humanSlice(slice.text).join("\n") : slice.text;
 	return {
-		text: `${head}\n${slice.text}\n${tail}`,
+		text: `${head}\n${body}\n${tail}`,
 		details: {
 			action: "peek",
 			id: args.id,

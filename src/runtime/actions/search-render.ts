@@ -1,9 +1,10 @@
 // Renders a search as one bounded page of text (at most SEARCH_PAGE_MAX_CHARS) with structured
 // details: a header (the pattern, matches, sources scanned and verified, bytes of source shown),
 // each hit (fold, depth, entry, byte offset, line, an excerpt with the match marked «like this», a
-// ready peek call at that offset, a read's result range, a stale-read note), the sources that failed
-// verification (named; none of their bytes shown), and the next page's call. Excerpts are shortened
-// to fit the page. Pure.
+// ready peek at that offset, a read's result range, a stale-read note), the sources that failed
+// verification (named; none of their bytes shown), and the next page. The peeks and the next page
+// are asked for in the reader's terms: the agent's tool JSON, or a person's slash commands
+// (humanAsk). Excerpts are shortened to fit the page. Pure.
 
 import type { FileState } from "../../store/index.ts";
 import { staleNote } from "../stale.ts";
@@ -44,8 +45,29 @@ function clip(text: string, n: number, side: "left" | "right"): string {
 	return side === "left" ? text.slice(at) : text.slice(0, at);
 }
 
-function peekCall(id: string, offset: number, bytes: number): string {
-	return JSON.stringify({ action: "peek", id, offset, bytes });
+/** How the reader asks for a peek and the next page: the agent in the tool's JSON, a person as slash commands. */
+export interface SearchAsk {
+	/** A person reads it: a plain header, excerpts without the JSON's keys and punctuation. */
+	readonly person: boolean;
+	readonly peek: (id: string, offset: number, bytes: number) => string;
+	readonly next: (args: SearchArgs & { limit: number; page: number }) => string;
+}
+
+/** The agent's calls, as the tool takes them. */
+export const AGENT_ASK: SearchAsk = {
+	person: false,
+	peek: (id, offset, bytes) => JSON.stringify({ action: "peek", id, offset, bytes }),
+	next: (args) => nextCall(args),
+};
+
+/** A person's slash commands (`/<command> peek <id> <offset> <bytes>`, `/<command> search --page <n> <text>`). */
+export function humanAsk(command: string): SearchAsk {
+	return {
+		person: true,
+		peek: (id, offset, bytes) => `/${command} peek ${id} ${offset} ${bytes}`,
+		next: (args) =>
+			`/${command} search --page ${args.page + 1}${args.regex ? " --regex" : ""}${args.fold ? ` --fold ${args.fold}` : ""} ${args.pattern}`,
+	};
 }
 
 interface Block {
@@ -56,11 +78,20 @@ interface Block {
 	readonly after: string;
 }
 
-function blockOf(n: number, h: PlacedHit, notes: SearchNotes, stale: ReadonlyMap<string, FileState>): Block {
+function blockOf(
+	n: number,
+	h: PlacedHit,
+	notes: SearchNotes,
+	stale: ReadonlyMap<string, FileState>,
+	ask: SearchAsk,
+): Block {
+	const peekCall = ask.peek;
 	const note = notes.perHit[n];
 	const id = h.fold.record.id;
 	const line = h.hit.line === null ? "" : ` · line ${h.hit.line}`;
-	const head = `${n + 1}. ${id} · depth ${h.fold.depth} · entry ${h.hit.entryId ?? "?"} (${note?.label ?? "?"}) · byte ${h.offset}${line}`;
+	const head = ask.person
+		? `${n + 1}. in fold ${id}${h.fold.depth > 0 ? " (nested)" : ""}, ${note?.label ?? "an"} entry ${h.hit.entryId ?? "?"}, byte ${h.offset}`
+		: `${n + 1}. ${id} · depth ${h.fold.depth} · entry ${h.hit.entryId ?? "?"} (${note?.label ?? "?"}) · byte ${h.offset}${line}`;
 	const rest = [`   peek: ${peekCall(id, Math.max(0, h.offset - SEARCH_PEEK_LEAD_BYTES), SEARCH_PEEK_BYTES)}`];
 	const own = h.hit.entryId === null ? null : staleNote(stale.get(h.hit.entryId));
 	if (own) rest.push(`   ${own}`);
@@ -74,12 +105,22 @@ function blockOf(n: number, h: PlacedHit, notes: SearchNotes, stale: ReadonlyMap
 	return { head, rest, before: h.hit.before, match: h.hit.match, after: h.hit.after };
 }
 
-function excerpt(b: Block, budget: number): { text: string; bytes: number } {
+/** A fragment of a source's JSON line as a person reads it: the keys, quotes and brackets dropped. */
+function plainText(raw: string): string {
+	return displayText(raw)
+		.replace(/"(\w+)":/g, " ")
+		.replace(/[{}[\]"]+/g, " ")
+		.replace(/\s*,\s*/g, " ")
+		.replace(/\s+/g, " ");
+}
+
+function excerpt(b: Block, budget: number, person: boolean): { text: string; bytes: number } {
 	const match = clip(b.match, Math.max(EXCERPT_FLOOR / 2, Math.floor(budget / 2)), "right");
 	const side = Math.max(0, Math.floor((budget - match.length) / 2));
 	const before = clip(b.before, side, "left");
 	const after = clip(b.after, side, "right");
-	const text = `   …${displayText(before)}«${displayText(match)}»${displayText(after)}…`;
+	const show = person ? plainText : displayText;
+	const text = `   …${show(before)}«${show(match)}»${show(after)}…`;
 	return { text, bytes: Buffer.byteLength(before + match + after) };
 }
 
@@ -112,22 +153,25 @@ export function renderSearch(
 	shown: readonly PlacedHit[],
 	notes: SearchNotes,
 	stale: ReadonlyMap<string, FileState>,
+	ask: SearchAsk = AGENT_ASK,
 ): ActionResult {
 	const pages = Math.max(1, Math.ceil(Math.min(findings.total, SEARCH_MAX_HITS) / args.limit));
-	const blocks = shown.map((h, i) => blockOf(i, h, notes, stale));
+	const blocks = shown.map((h, i) => blockOf(i, h, notes, stale, ask));
 	const tail = [...failureLines(findings)];
 	if (findings.stopped)
 		tail.push(
 			`Incomplete: the search stopped at ${findings.stopped} after ${findings.sources} of ${findings.sourcesPlanned} sources; narrow it with "fold", or use a literal pattern.`,
 		);
-	tail.push(args.page < pages ? `[more: ${nextCall(args)}]` : "[end of matches]");
+	tail.push(args.page < pages ? `[more: ${ask.next(args)}]` : "[end of matches]");
 	const fixed = blocks.reduce((n, b) => n + b.head.length + b.rest.reduce((m, r) => m + r.length + 1, 0) + 8, 0);
 	const room = SEARCH_PAGE_MAX_CHARS - 420 - fixed - tail.reduce((n, t) => n + t.length + 1, 0);
 	const budget = blocks.length === 0 ? 0 : Math.max(EXCERPT_FLOOR, Math.floor(room / blocks.length));
-	const excerpts = blocks.map((b) => excerpt(b, budget));
+	const excerpts = blocks.map((b) => excerpt(b, budget, ask.person));
 	const shownBytes = excerpts.reduce((n, e) => n + e.bytes, 0);
 	const mode = args.regex ? "regex, case-insensitive" : "literal, case-insensitive";
-	const head = `[search ${JSON.stringify(args.pattern)} · ${mode} · ${pluralize(findings.total, "match", "matches")} · page ${args.page}/${pages} · ${pluralize(findings.sources, "source")} (${findings.bytes.toLocaleString("en-US")} bytes) read once each and verified (sha256) before any byte was shown · ${shownBytes.toLocaleString("en-US")} bytes of source shown]`;
+	const head = ask.person
+		? `Search for ${JSON.stringify(args.pattern)} in the exact originals of the folds (${pluralize(findings.sources, "original")} read, each SHA-256 verified): ${pluralize(findings.total, "match", "matches")}, page ${args.page} of ${pages}`
+		: `[search ${JSON.stringify(args.pattern)} · ${mode} · ${pluralize(findings.total, "match", "matches")} · page ${args.page}/${pages} · ${pluralize(findings.sources, "source")} (${findings.bytes.toLocaleString("en-US")} bytes) read once each and verified (sha256) before any byte was shown · ${shownBytes.toLocaleString("en-US")} bytes of source shown]`;
 	const body = blocks.flatMap((b, i) => [b.head, (excerpts[i] as { text: string }).text, ...b.rest]);
 	const none = findings.total === 0 ? ["No match in the verified sources."] : [];
 	const text = [head, ...none, ...body, ...tail].join("\n");

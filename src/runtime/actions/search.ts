@@ -15,7 +15,7 @@ import { compileQuery } from "../../store/index.ts";
 import { foldForest, sourcePresence, summarizedFold, summarizedSnapshot } from "../fold-forest.ts";
 import { readsUnder, staleOf } from "../stale.ts";
 import { annotate, type SearchNotes } from "./search-notes.ts";
-import { renderSearch } from "./search-render.ts";
+import { AGENT_ASK, humanAsk, renderSearch } from "./search-render.ts";
 import {
 	type EntryRange,
 	type PlacedHit,
@@ -77,7 +77,8 @@ export async function searchAction(input: ActionInput, args: SearchArgs): Promis
 		);
 		for (const [entry, state] of flagged) stale.set(entry, state);
 	});
-	return renderSearch({ ...args, limit, page }, findings, shown, { perHit, readEntries }, stale);
+	const ask = input.actor === "human" ? humanAsk(input.runtime.options.commandNames.fold) : AGENT_ASK;
+	return renderSearch({ ...args, limit, page }, findings, shown, { perHit, readEntries }, stale, ask);
 }
 
 /**

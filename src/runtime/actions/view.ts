@@ -16,6 +16,12 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 	const fold = snap.lattice.get(args.id);
 	if (!fold) {
 		const why = snap.unplaced.find((u) => u.id === args.id)?.reason;
+		if (!why && snap.state.pendingMarks.has(args.id))
+			return refuse(
+				"expand",
+				`${args.id} is marked to fold, not folded yet: the window still shows it whole, so there is nothing to expand. To keep it from folding: ${askFor(input, "unmark", args.id)}`,
+				{ id: args.id, pending: true },
+			);
 		if (!why) return refuse("expand", `no fold ${args.id} on this branch`);
 		// Its source is stored whole, whatever happened to the entries (a native compaction summarized them).
 		const peek = askFor(input, "peek", args.id);

@@ -1,14 +1,22 @@
 // The bounded receipt of a commit: one short line of what the runtime did (folds applied and whose,
 // refusals by name, estimated tokens freed), built once and returned as a `custom_message` draft in
 // the commit's own proposal, so it lands as a pure append right after the turn's results and is
-// never re-rendered or withdrawn. Its counts add up: each applied fold is the agent's, the top-up's or
+// never re-rendered or withdrawn. Pi sends it as a user-role message, so it opens by saying it is an
+// automatic notice that asks nothing (RECEIPT_NOTICE): the reply after a commit is about the work. Its counts add up: each applied fold is the agent's, the top-up's or
 // the ladder's, once; a commit that something forced says what. Only commits the runtime chose the moment of (epoch commits and
 // automatic ladder commits) carry one; an immediate commit of the agent's own decisions does not,
 // since the agent's tool result already said what it decided. Pure.
 
+import { ASSUMED_PRICES_TEXT } from "../../policy/index.ts";
 import type { DecisionBody } from "../../state/index.ts";
 
 type CommitBody = Extract<DecisionBody, { kind: "commit" }>;
+
+/**
+ * What every receipt says first: it reaches the model as a user-role message right after the turn's
+ * tool results (Pi sends custom messages so), and must not read as the user's next request.
+ */
+export const RECEIPT_NOTICE = "an automatic notice, not from the user; nothing to answer, carry on with the task";
 
 /** A receipt never exceeds this many characters. */
 export const RECEIPT_MAX_CHARS = 400;
@@ -28,8 +36,12 @@ function list(ids: readonly string[], room: number): string {
 	return out;
 }
 
-/** A commit's predicted arithmetic in one clause: the rewrite, the saving per request, the break-even. */
-export function arithmetic(p: NonNullable<CommitBody["prediction"]>): string {
+/**
+ * A commit's predicted arithmetic in one clause: the rewrite, the saving per request, the break-even.
+ * In dollars only at prices the model or the settings give; at assumed prices (no model prices), in
+ * tokens, saying that the break-even rests on assumed prices.
+ */
+export function arithmetic(p: NonNullable<CommitBody["prediction"]>, assumedPrices = false): string {
 	const usd = (x: number) => `$${x < 0.01 ? x.toFixed(4) : x.toFixed(2)}`;
 	const back =
 		p.breakEvenRequests === null
@@ -37,7 +49,10 @@ export function arithmetic(p: NonNullable<CommitBody["prediction"]>): string {
 			: p.breakEvenRequests === 0
 				? "costs nothing extra"
 				: `pays back in ${p.breakEvenRequests} request${p.breakEvenRequests === 1 ? "" : "s"}`;
-	return `rewrites ~${p.rewriteTokens.toLocaleString("en-US")} tokens (${usd(p.rewriteUsd)} over cache reads), saves ${usd(p.savingPerRequestUsd)} a request, ${back}`;
+	const tokens = (n: number) => `~${n.toLocaleString("en-US")} tokens`;
+	if (assumedPrices)
+		return `rewrites ${tokens(p.rewriteTokens)}, frees ${tokens(p.freedTokens)} from each later request, ${back} at assumed prices (${ASSUMED_PRICES_TEXT}: the model states none)`;
+	return `rewrites ${tokens(p.rewriteTokens)} (${usd(p.rewriteUsd)} over cache reads), saves ${usd(p.savingPerRequestUsd)} a request, ${back}`;
 }
 
 /** What forced a commit, in the words of its receipt and its TUI line. */
@@ -77,14 +92,15 @@ export function receiptText(
 	brandNoun: string,
 	originOf: (id: string) => "agent" | "ladder",
 	freedTokens: number,
+	assumedPrices = false,
 ): string | null {
 	if (body.applied.length === 0 && body.refused.length === 0) return null;
-	const parts = [`[${brandNoun} commit #${body.seq}: folded ${body.applied.length}`];
+	const parts = [`[${brandNoun} commit #${body.seq}, ${RECEIPT_NOTICE}: folded ${body.applied.length}`];
 	const whose = whoseFolds(body, originOf);
 	if (whose.length > 0) parts.push(` (${whose.join(", ")})`);
 	if (freedTokens > 0) parts.push(`, ~${Math.round(freedTokens).toLocaleString("en-US")} tokens freed`);
 	if (body.force) parts.push(`; ${FORCE_WORDS[body.force]}`);
-	if (body.prediction) parts.push(`; ${arithmetic(body.prediction)}`);
+	if (body.prediction) parts.push(`; ${arithmetic(body.prediction, assumedPrices)}`);
 	const head = parts.join("");
 	const refused =
 		body.refused.length > 0

@@ -1,5 +1,5 @@
-// What a commit did, in the human's words: how many spans it folded and of which kinds, how many
-// expanded spans it put back, the tokens it freed (the scheduler's estimate, or one from the folds'
+// What a commit did, in the human's words (words.ts): what it folded, by kind ("2 rounds of tool
+// calls and 1 prompt with its answer"), how many expanded entries it put back, the tokens it freed (the scheduler's estimate, or one from the folds'
 // sizes when the scheduler made none) and, when the commit was priced, its cost arithmetic. The
 // one-line notice in the TUI and the "Last commit" line of /context both read it. Pure.
 
@@ -7,6 +7,7 @@ import type { FoldKind } from "../../lattice/index.ts";
 import { PLACEHOLDER_TOKENS_ESTIMATE, requestMessageTokens, type Snapshot } from "../../policy/index.ts";
 import { arithmetic, type CommitBody, FORCE_WORDS } from "../commit/index.ts";
 import type { CommitNote } from "../telemetry.ts";
+import { KIND_COUNTED } from "./words.ts";
 
 /** What one commit did, ready to render. */
 export interface CommitFacts {
@@ -14,7 +15,7 @@ export interface CommitFacts {
 	/** When it ran: "at the end of a turn", "when the agent finished", ... */
 	readonly when: string;
 	readonly folded: number;
-	/** The folded spans by kind, in words ("2 tool batches, 1 chapter"). */
+	/** The folded parts by kind, in words ("2 rounds of tool calls and 1 prompt with its answer"). */
 	readonly kinds: string;
 	/** Targets an expand put back in full (0 when unknown). */
 	readonly restored: number;
@@ -24,14 +25,6 @@ export interface CommitFacts {
 	/** What forced the commit, in words ("forced: the window reached its budget"), or null. */
 	readonly force: string | null;
 }
-
-const KIND_WORDS: Record<FoldKind, [string, string]> = {
-	tools: ["tool batch", "tool batches"],
-	chapter: ["chapter", "chapters"],
-	span: ["span", "spans"],
-	consolidation: ["group of folds", "groups of folds"],
-	result: ["oversized result", "oversized results"],
-};
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
@@ -44,8 +37,13 @@ function whenOf(reason: string): string {
 }
 
 /** The commit's cost arithmetic in words (the telemetry's prediction, as the receipt words it), or null. */
-export function costText(note: CommitNote): string | null {
-	return note.prediction ? arithmetic(note.prediction) : null;
+export function costText(note: CommitNote, assumedPrices = false): string | null {
+	return note.prediction ? arithmetic(recordedShape(note.prediction), assumedPrices) : null;
+}
+
+/** A live prediction in the record's shape (a break-even that never comes: null). */
+function recordedShape(p: NonNullable<CommitNote["prediction"]>) {
+	return { ...p, breakEvenRequests: Number.isFinite(p.breakEvenRequests) ? p.breakEvenRequests : null };
 }
 
 /** Estimated tokens a commit frees by folding `applied` (each counted once, nested folds inside it as they were). */
@@ -69,17 +67,19 @@ function estimateFreed(snap: Snapshot, applied: ReadonlySet<string>): number {
 	return freed;
 }
 
-/** The facts of `note` (and of its record `body`, when the caller has it) over `snap`. */
-export function commitFacts(note: CommitNote, snap: Snapshot, body?: CommitBody): CommitFacts {
+/**
+ * The facts of `note` (and of its record `body`, when the caller has it) over `snap`; the cost in
+ * tokens when the prices were assumed (the model states none).
+ */
+export function commitFacts(note: CommitNote, snap: Snapshot, body?: CommitBody, assumedPrices = false): CommitFacts {
 	const applied = new Set(note.applied);
 	const counts = new Map<FoldKind, number>();
 	for (const id of applied) {
 		const kind = (snap.lattice.get(id)?.record ?? snap.known.get(id))?.kind;
 		if (kind) counts.set(kind, (counts.get(kind) ?? 0) + 1);
 	}
-	// "folded 2 spans (2 spans)" says nothing: spans of no particular kind go without the list.
-	const onlySpans = counts.size === 1 && counts.has("span");
-	const kinds = onlySpans ? "" : [...counts].map(([kind, n]) => `${n} ${KIND_WORDS[kind][n === 1 ? 0 : 1]}`).join(", ");
+	const listed = [...counts].map(([kind, n]) => `${n} ${KIND_COUNTED[kind][n === 1 ? 0 : 1]}`);
+	const kinds = listed.length > 1 ? `${listed.slice(0, -1).join(", ")} and ${listed.at(-1)}` : (listed[0] ?? "");
 	return {
 		seq: note.seq,
 		when: whenOf(note.reason),
@@ -87,15 +87,16 @@ export function commitFacts(note: CommitNote, snap: Snapshot, body?: CommitBody)
 		kinds,
 		restored: body?.edits.filter((e) => e.action === "restore").length ?? 0,
 		freedTokens: note.freedTokens > 0 ? note.freedTokens : estimateFreed(snap, applied),
-		cost: costText(note),
+		cost: costText(note, assumedPrices),
 		force: note.force ? FORCE_WORDS[note.force] : null,
 	};
 }
 
-/** What the commit did, in one clause: "folded 3 spans (2 tool batches, 1 chapter), ~12,400 tokens freed". */
+/** What the commit did, in one clause: "folded 2 rounds of tool calls and 1 prompt with its answer, ~12,400 tokens freed". */
 export function commitClause(f: CommitFacts): string {
 	const parts: string[] = [];
-	if (f.folded > 0) parts.push(`folded ${f.folded} span${f.folded === 1 ? "" : "s"}${f.kinds ? ` (${f.kinds})` : ""}`);
+	if (f.folded > 0)
+		parts.push(`folded ${f.kinds || `${f.folded} part${f.folded === 1 ? "" : "s"} of the conversation`}`);
 	if (f.restored > 0) parts.push(`put back ${f.restored} expanded entr${f.restored === 1 ? "y" : "ies"}`);
 	if (parts.length === 0) parts.push("updated the window");
 	if (f.freedTokens > 0) parts.push(`~${fmt(f.freedTokens)} tokens freed`);

@@ -1,6 +1,7 @@
 // `/context` for the human, in plain words: first a headline (the window used, the same figure as
-// Pi's footer; pi-fold's limit; the folds, each counted once: in the window, summarized by Pi and
-// still readable, or unreadable; the last commit and what it freed), then one page of a
+// Pi's footer; pi-fold's limit; the top-level folds the listing lists, each counted once: in the
+// window, summarized by Pi and still readable, or unreadable, with those nested inside beside them;
+// the last commit and what it freed, from its record after a reload), then one page of a
 // listing (the top-level folds, the whole fold tree, or the unfolded entries with the ids a fold
 // names), then the slash commands that act on it. Lines fit an 80-column terminal. The scheduler,
 // observer and cache details are details.ts. Pure over the status model.
@@ -9,9 +10,12 @@ import type { PlacedFold } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
 import { excerpt, plural } from "../actions/shared.ts";
-import type { SummarizedFold } from "../fold-forest.ts";
+import type { CommitBody } from "../commit/index.ts";
+import { type FoldCounts, foldCounts, type SummarizedFold } from "../fold-forest.ts";
+import type { CommitNote } from "../telemetry.ts";
 import { commitClause, commitFacts } from "./commit.ts";
 import type { StatusModel } from "./model.ts";
+import { kindLabel } from "./words.ts";
 
 /** The views of `/context`: the summary, every fold nested, the unfolded entries, the details. */
 export const CONTEXT_VIEWS = ["summary", "tree", "entries", "details"] as const;
@@ -31,13 +35,6 @@ export const HUMAN_ENTRY_PAGE = 20;
 export const VIEW_WIDTH = 78;
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
-
-const KIND: Record<string, string> = {
-	tools: "tool batch",
-	chapter: "chapter",
-	span: "span",
-	consolidation: "group of folds",
-};
 
 /** Bytes as the human reads them. */
 export function size(bytes: number): string {
@@ -65,32 +62,52 @@ export function budgetLine(m: StatusModel): string {
 	return `pi-fold's limit: ${fmt(b.budgetTokens)} tokens (${((b.budgetTokens / m.usage.window) * 100).toFixed(1)}%), ${reply}`;
 }
 
-/** The folds counted once each: in the window (collapsed or expanded), summarized by Pi, unreadable. */
-export function foldsLine(m: StatusModel): string {
-	const { total, summarized, unreadable } = m.forest;
-	const marks = m.snap.state.pendingMarks.size;
-	const marked = marks > 0 ? ` · ${plural(marks, "span")} marked for the next commit` : "";
-	if (total === 0) return `Folds: none yet${marked}`;
-	const open = m.folds.length - m.collapsed;
+/** What the folds amount to, counted as the listing and the footer count them (fold-forest.ts foldCounts). */
+export function foldsClause(c: FoldCounts): string {
 	const parts = [
-		...(m.collapsed > 0 ? [`${m.collapsed} collapsed into briefs`] : []),
-		...(open > 0 ? [`${open} expanded`] : []),
-		...(summarized.length > 0 ? [`${summarized.length} summarized by Pi, still readable`] : []),
-		...(unreadable.length > 0 ? [`${unreadable.length} unreadable`] : []),
+		...(c.inWindow > 0 ? [`${c.inWindow} in the window${c.expanded > 0 ? ` (${c.expanded} expanded)` : ""}`] : []),
+		...(c.summarized > 0 ? [`${c.summarized} summarized by Pi, still readable`] : []),
+		...(c.unreadable > 0 ? [`${c.unreadable} unreadable`] : []),
 	];
-	return `Folds: ${total} (${parts.join(", ")})${marked}`;
+	const listed = c.inWindow + c.summarized + c.unreadable;
+	const nested = c.all > listed ? ` · ${c.all} counting those nested inside` : "";
+	return `${parts.join(", ")}${nested}`;
+}
+
+/** The folds line of the headline: the top-level folds the listing shows, nested ones beside them. */
+export function foldsLine(m: StatusModel): string {
+	const marks = m.snap.state.pendingMarks.size;
+	const marked = marks > 0 ? ` · ${plural(marks, "part")} marked to fold` : "";
+	if (m.forest.total === 0) return `Folds: none yet${marked}`;
+	return `Folds: ${foldsClause(foldCounts(m.forest, m.snap.state.expanded))}${marked}`;
+}
+
+/** The last commit as its record on the branch holds it (after a resume or reload the telemetry has none). */
+function recordedCommit(m: StatusModel): CommitNote | null {
+	const seq = m.snap.state.commitSeq;
+	for (let i = m.snap.view.records.length - 1; i >= 0; i--) {
+		const body = m.snap.view.records[i]?.data as CommitBody | undefined;
+		if (body?.kind === "commit" && body.seq === seq && Array.isArray(body.applied))
+			return {
+				seq,
+				reason: body.reason,
+				edits: body.edits.length,
+				applied: body.applied,
+				freedTokens: 0,
+				force: body.force,
+			};
+	}
+	return null;
 }
 
 function lastCommitLine(m: StatusModel): string {
-	const note = m.telemetry.commit;
+	const note = m.telemetry.commit ?? recordedCommit(m);
 	if (note) {
-		const f = commitFacts(note, m.snap);
+		const f = commitFacts(note, m.snap, undefined, m.pricesAssumed);
 		return `Last commit: #${f.seq}${f.when ? ` ${f.when}` : ""}: ${commitClause(f)}`;
 	}
 	const seq = m.snap.state.commitSeq;
-	return seq > 0
-		? `Commits on this branch: ${seq} (the last one's details are not kept across a reload)`
-		: "No commit yet: the window is as Pi built it";
+	return seq > 0 ? `Commits on this branch: ${seq}` : "No commit yet: the window is as Pi built it";
 }
 
 /** The headline every human view starts with. */
@@ -111,7 +128,7 @@ function stateOf(snap: Snapshot, fold: PlacedFold): string {
 function foldLines(snap: Snapshot, fold: PlacedFold, indent: boolean): string[] {
 	const pad = indent ? "  ".repeat(fold.depth) : "";
 	const r = fold.record;
-	const head = `  ${pad}${r.id} · ${KIND[r.kind] ?? r.kind} · ${plural(r.leafIds.length, "entry", "entries")} · ${size(r.sourceBytes)} · ${stateOf(snap, fold)}`;
+	const head = `  ${pad}${r.id} · ${kindLabel(r.kind)} · ${plural(r.leafIds.length, "entry", "entries")} · ${size(r.sourceBytes)} · ${stateOf(snap, fold)}`;
 	return [head, `  ${pad}  "${excerpt(r.brief, VIEW_WIDTH - pad.length - 6)}"`];
 }
 
@@ -119,7 +136,7 @@ function foldLines(snap: Snapshot, fold: PlacedFold, indent: boolean): string[] 
 function summarizedLines(fold: SummarizedFold, indent: boolean): string[] {
 	const pad = indent ? "  ".repeat(fold.depth) : "";
 	const r = fold.record;
-	const head = `  ${pad}${r.id} · ${KIND[r.kind] ?? r.kind} · ${plural(r.leafIds.length, "entry", "entries")} · ${size(r.sourceBytes)} · summarized by Pi`;
+	const head = `  ${pad}${r.id} · ${kindLabel(r.kind)} · ${plural(r.leafIds.length, "entry", "entries")} · ${size(r.sourceBytes)} · summarized by Pi`;
 	return [head, `  ${pad}  still readable: "${excerpt(r.brief, VIEW_WIDTH - pad.length - 22)}"`];
 }
 
@@ -190,7 +207,7 @@ export function renderContext(
 					(p) => `${s} entries ${p}`,
 				),
 			);
-		lines.push(`Fold a span: ${f} fold <first-id> <last-id> [brief]`);
+		lines.push(`Fold some of them: ${f} fold <first-id> <last-id> [brief]`);
 		return lines.join("\n");
 	}
 	const tree = view === "tree";
@@ -202,23 +219,19 @@ export function renderContext(
 		const title = tree ? "Every fold, nested, oldest first" : "Folds, oldest first";
 		lines.push(...page(items, HUMAN_FOLD_PAGE, pageNumber, title, (p) => (tree ? `${s} tree ${p}` : `${s} ${p}`)));
 		lines.push(`Read one: ${f} peek <id> · restore it: ${f} expand <id>`);
-	} else lines.push(`Fold a span yourself: ${f} fold <first-id> <last-id> (${s} entries lists the ids)`);
+	} else lines.push(`Fold entries yourself: ${f} fold <first-id> <last-id> (${s} entries lists the ids)`);
 	lines.push(`More: ${s} details · ${s} tree · ${s} entries`);
 	return lines.join("\n");
 }
 
 /**
- * The compact footer item: folds (those Pi's compaction summarized said so, counted once among them),
- * marks waiting for a commit, and the window used, as Pi's footer says it.
+ * The compact footer item: the top-level folds, counted as /context's headline counts them (those
+ * Pi's compaction summarized among them, said so), and marks waiting to fold. No percentage: Pi's own
+ * footer shows the window's, refreshed as it changes, and a second figure could only lag behind it.
  */
-export function footerText(
-	state: { readonly folds: ReadonlyMap<string, unknown>; readonly pendingMarks: ReadonlyMap<string, unknown> },
-	percent: number | null | undefined,
-	summarized = 0,
-): string {
-	const n = state.folds.size;
-	const bypi = summarized > 0 ? ` (${summarized} summarized by Pi)` : "";
-	const marks = state.pendingMarks.size > 0 ? `, ${state.pendingMarks.size} marked` : "";
-	const used = percent === null || percent === undefined ? "?" : `${percent.toFixed(1)}%`;
-	return `pi-fold: ${n === 0 ? "no folds" : plural(n, "fold")}${bypi}${marks} · ${used} used`;
+export function footerText(counts: FoldCounts | null, marks: number): string {
+	const n = counts ? counts.inWindow + counts.summarized + counts.unreadable : 0;
+	const bypi = counts && counts.summarized > 0 ? ` (${counts.summarized} summarized by Pi)` : "";
+	const marked = marks > 0 ? `, ${marks} marked` : "";
+	return `pi-fold: ${n === 0 ? "no folds" : plural(n, "fold")}${bypi}${marked}`;
 }

@@ -3,7 +3,8 @@
 // what the window observer saw of each request (appended, rewritten by a commit, rewritten without
 // one, cache misses at the provider), native compaction, requests pi-fold stopped, model-written
 // briefs, excerpts of oversized results, the folds Pi's compaction summarized (one count) and those
-// no one can read, protections and refusals. Pure over the status model.
+// no one can read, protections and refusals, and where the originals are kept. Estimates are given
+// in Pi's tokens (the calibration), as the headline's figures are. Pure over the status model.
 
 import { plural } from "../actions/shared.ts";
 import type { CommandNames } from "./context-views.ts";
@@ -25,33 +26,70 @@ const MODE_WORDS: Record<string, string> = {
 	immediate: "Scheduling: immediate (each fold lands at the next request)",
 };
 
+/** Who marked a part, as a person reads it. */
+const ORIGIN_WORDS: Record<string, string> = {
+	agent: "the agent",
+	human: "you",
+	ladder: "pi-fold",
+	"top-up": "pi-fold",
+};
+
 function schedulingLines(m: StatusModel): string[] {
 	const s = m.scheduling;
 	const mode = MODE_WORDS[s.mode] ?? `Scheduling: ${s.mode}`;
 	const lines = [mode];
 	const last = s.lastDecision;
 	if (last) {
-		const what = last.commit ? `committed: ${last.reason}` : waitingWords(last.reason);
+		const what = last.commit ? `folded: ${reasonWords(last.reason)}` : waitingWords(m, last.reason);
 		lines.push(`Last decision, at the ${last.at}:`, `  ${what}`);
-		lines.push(`  its estimate of the next request: ~${fmt(last.occupancyTokens)} tokens`);
+		lines.push(`  its estimate of the next request: ~${fmt(inPiTokens(m, last.occupancyTokens))} tokens`);
 	}
 	if (s.marks.length > 0) {
 		lines.push(
-			`Marked for the next commit: ${plural(s.marks.length, "span")}, freeing ~${fmt(s.commitWouldFreeTokens)} tokens`,
+			`Marked to fold: ${plural(s.marks.length, "part")}, freeing ~${fmt(s.commitWouldFreeTokens * m.rate)} tokens`,
 		);
 		for (const mark of s.marks.slice(0, MARKS_LISTED))
-			lines.push(`  ${mark.id} · by ${mark.origin} · ~${fmt(mark.freedTokens)} tokens · ${mark.state}`);
+			lines.push(
+				`  ${mark.id} · by ${ORIGIN_WORDS[mark.origin] ?? mark.origin} · ~${fmt(mark.freedTokens * m.rate)} tokens · ${mark.state === "waits (fresh tail)" ? "waits: among the most recent messages" : mark.state}`,
+			);
 		if (s.marks.length > MARKS_LISTED) lines.push(`  and ${s.marks.length - MARKS_LISTED} more`);
 	}
 	return lines;
 }
 
+/** An estimate of a whole request in Pi's tokens (the calibration: a fixed overhead and a rate). */
+function inPiTokens(m: StatusModel, estimate: number): number {
+	return m.overhead + estimate * m.rate;
+}
+
+/** A commit's reason in plain words: its parts as the schedulers write them, translated; dollars left to the commit line. */
+function reasonWords(reason: string): string {
+	const words = reason.split("; ").map((part) => {
+		if (part === "an expand opened the epoch") return "an expand was asked for, and it shows at the next request";
+		if (part === "decisions pending") return "folds you or the agent asked for were waiting";
+		if (part.startsWith("it pays")) return "folding now costs less than it saves";
+		return part.replace(/^occupancy [\d.]+% with stale tool mass$/, "the window is filling with old tool results");
+	});
+	return [...new Set(words)].join("; ");
+}
+
 /** A hold's reason in plain words (known reasons; anything else as the scheduler wrote it). */
-function waitingWords(reason: string): string {
+function waitingWords(m: StatusModel, reason: string): string {
 	if (reason.startsWith("quiet")) return "waiting: the window is below the level where pi-fold folds on its own";
 	const holding = /^holding (\d+) mark/.exec(reason);
-	if (holding) return `holding ${holding[1]} marked span(s) until the window needs room`;
-	return `waiting (${reason})`;
+	if (holding) return `waiting: ${holding[1]} marked part(s) fold when the window needs room`;
+	if (reason === "holding: nothing stale to fold") return "waiting: nothing old enough to fold yet";
+	const cost = /^holding: ~([\d,]+) tokens foldable, worth a commit from ~([\d,]+)/.exec(reason);
+	if (cost) {
+		const [foldable, from] = [cost[1], cost[2]].map((n) => Number((n as string).replaceAll(",", "")) * m.rate);
+		// Past pi-fold's limit the cost rule never fires: the limit does first.
+		const pays =
+			(from as number) < m.budget.budgetTokens
+				? `; it pays once about ${fmt(from as number)} could`
+				: "; pi-fold folds them when the window nears its limit";
+		return `waiting: ~${fmt(foldable as number)} tokens could fold, but folding now costs more than it saves${pays}`;
+	}
+	return `waiting (${reason.replace(/^holding: /, "")})`;
 }
 
 function observerLines(m: StatusModel): string[] {
@@ -132,6 +170,7 @@ export function renderDetails(m: StatusModel, cmd: CommandNames): string {
 		...observerLines(m),
 		...eventLines(m),
 		...stateLines(m, cmd),
+		`Exact originals of the folds are kept in ${m.storeDir}`,
 		`Back to the summary: /${cmd.status} · settings: /${cmd.fold} config`,
 	];
 	return lines.join("\n");

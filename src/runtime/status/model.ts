@@ -1,12 +1,14 @@
 // The status data model, for the agent (the `status` action) and the human (`/context`): one plain
 // object built from a snapshot and the telemetry (folds in each place: fold-forest.ts; pending marks and what a commit would free
 // and rewrite, window occupancy against the serving budget, the observer's counters, refusals, why
-// automatic folding is paused, and the one occupancy figure the human sees, Pi's own). render.ts
+// automatic folding is paused, the one occupancy figure the human sees, Pi's own, and where the
+// originals are kept). render.ts
 // turns it into the agent's bounded, paged text; context-views.ts and details.ts into the human's views.
 // Pure over a snapshot.
 
 import type { PlacedFold } from "../../lattice/index.ts";
 import { markViews, type ServingBudget, type Snapshot, windowTokens } from "../../policy/index.ts";
+import { resolveStoreDir } from "../../store/index.ts";
 import { type FoldForest, foldForest, sourcePresence } from "../fold-forest.ts";
 import type { Host } from "../ports.ts";
 import type { FoldRuntime } from "../runtime.ts";
@@ -56,6 +58,13 @@ export interface StatusModel {
 	readonly collapsed: number;
 	readonly paused: string | null;
 	readonly evidenceIngestion: boolean;
+	/** Where the exact originals of the folds are kept (the fold store's directory). */
+	readonly storeDir: string;
+	/** Pi's tokens per pi-fold estimated token (meter.ts calibration), for estimates a person reads. */
+	readonly rate: number;
+	readonly overhead: number;
+	/** The cost arithmetic rests on assumed prices (the model and the settings give none): no dollars. */
+	readonly pricesAssumed: boolean;
 }
 
 /** The window's size: the host's own estimate when it has one, else chars/4 of the raw transcript. */
@@ -118,5 +127,13 @@ export function statusModel(runtime: FoldRuntime, host: Host): StatusModel {
 		collapsed: folds.filter((f) => !snap.state.expanded.has(f.record.id)).length,
 		paused: runtime.pauseReason(),
 		evidenceIngestion: runtime.options.evidenceIngestion,
+		storeDir: resolveStoreDir({
+			sessionDir: host.session().dir,
+			sessionId: host.session().id,
+			storeDirName: runtime.names.storeDirName,
+		}),
+		rate: runtime.calibration.rate,
+		overhead: runtime.calibration.overhead,
+		pricesAssumed: runtime.pricesAssumed(host),
 	};
 }

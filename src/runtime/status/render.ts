@@ -76,7 +76,7 @@ function schedulingLines(m: StatusModel): string[] {
 	const last = s.lastDecision;
 	if (last)
 		lines.push(
-			`Scheduler (${s.mode}) at the last boundary (${last.at}): ${last.commit ? "committed" : "held"}: ${last.reason} · next request ~${fmt(last.occupancyTokens)} tokens (${last.occupancySource})`,
+			`Scheduler (${s.mode}) at the last boundary (${last.at}): ${last.commit ? "committed" : "waiting"}: ${last.reason.replace(/^holding: /, "")} · next request ~${fmt(last.occupancyTokens)} tokens (${last.occupancySource})`,
 		);
 	if (t.receipt) lines.push(`Last receipt: ${t.receipt}`);
 	for (const c of t.compactions.recent.slice(-COMPACTIONS_LISTED))

@@ -31,7 +31,9 @@ describe("the commit receipt", () => {
 	it("counts each fold once: the agent's, the top-up's, the ladder's, adding up to what it folded", () => {
 		// f…2 is a top-up mark the ladder also recorded in this commit: counted once, as top-up.
 		const text = receiptText(body(), "active-context", () => "ladder", 1_000) ?? "";
-		expect(text).toMatch(/^\[active-context commit #3: folded 4 \(1 agent, 2 top-up, 1 ladder\)/);
+		expect(text).toMatch(
+			/^\[active-context commit #3, an automatic notice, not from the user; nothing to answer, carry on with the task: folded 4 \(1 agent, 2 top-up, 1 ladder\)/,
+		);
 		expect(counts(text).reduce((a, b) => a + b, 0)).toBe(4);
 	});
 

@@ -1,0 +1,29 @@
+// The words a person reads for pi-fold's internal terms: a fold's kind (a round of tool calls, a
+// prompt with its answer, ...) in the listing, the commit line and the replies to slash commands.
+// "fold" and "brief" are the two terms that stay (README names them); nothing else of pi-fold's
+// vocabulary (span, chapter, consolidation, tool batch, epoch, boundary) reaches the person. Pure.
+
+import type { FoldKind } from "../../lattice/index.ts";
+
+/** A fold's kind as one line of the listing names it. */
+export const KIND_LABEL: Record<FoldKind, string> = {
+	tools: "tool calls",
+	chapter: "prompt and answer",
+	span: "messages",
+	consolidation: "earlier folds merged",
+	result: "oversized tool result",
+};
+
+/** A fold's kind counted in a sentence: one, many. */
+export const KIND_COUNTED: Record<FoldKind, [string, string]> = {
+	tools: ["round of tool calls", "rounds of tool calls"],
+	chapter: ["prompt with its answer", "prompts with their answers"],
+	span: ["run of messages", "runs of messages"],
+	consolidation: ["merge of earlier folds", "merges of earlier folds"],
+	result: ["oversized tool result", "oversized tool results"],
+};
+
+/** The label of a kind the table may not know (a record from a newer version). */
+export function kindLabel(kind: string): string {
+	return (KIND_LABEL as Record<string, string>)[kind] ?? kind;
+}
