@@ -83,6 +83,7 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		),
 		"",
 		`Every folded entry stays in pi-fold's fold store byte for byte, addressed and verified by SHA-256; peek or expand brings it back.`,
+		"Left out: the replay sends the session's own replies, so it cannot see an agent going back to what pi-fold folded (a peek, a search, a file read again); each costs a request more than this estimate.",
 		`Estimates: the simulator's count of each request times ${r.calibration.slope.toFixed(3)}, plus ${int(r.calibration.intercept)} tokens a request the file does not carry (system prompt and tools), fitted on the same session as it ran.`,
 		`Estimator check: that session as it ran, estimated the same way: ${int(r.check.prompt)} prompt tokens, ${usd(r.check.cost)} (recorded: ${int(n.requests.input + n.requests.cacheRead + n.requests.cacheWrite)}, ${usd(r.recordedCost.dollars)}).`,
 	];

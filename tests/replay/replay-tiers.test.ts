@@ -1,7 +1,7 @@
 // `pi-fold replay` at a price table with a long-context tier (`--prices` with `--tier`, or a table whose
 // `tiers` pi-ai's `Model.cost` gives): a request whose prompt is above the tier's threshold is priced at the
 // tier's rates, the recorded session's and pi-fold's alike, and one below it at the base rates; the command
-// says which rates it used and refuses a tier it cannot read, naming the shape it takes.
+// says which rates it used and what the estimate leaves out, and refuses a tier it cannot read, naming the shape it takes.
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -66,6 +66,10 @@ describe("replay at a price table with a long-context tier", () => {
 			"input $5, output $30, cache read $0.5, cache write $5; a request above 272,000 tokens: input $10, output $45, cache read $1, cache write $10",
 		);
 		expect(ok.stdout).toMatch(/Cost of the requests\s+\$3\.00/);
+		// What the estimate cannot see is said with it (the benchmark's 1M window: the agent's rereads, 12% under).
+		expect(ok.stdout).toContain(
+			"Left out: the replay sends the session's own replies, so it cannot see an agent going back",
+		);
 		const bad = cli([...args, "--tier", "10,45,1,10"]);
 		expect(bad.code).toBe(2);
 		expect(bad.stderr).toContain("--tier needs ABOVE:I,O,CR,CW");
