@@ -22,20 +22,15 @@ import {
 	tamperBlob,
 	tempDir,
 } from "./harness.ts";
+import { drawn, FOLD_IDS, TMP_DIRS } from "./screen.ts";
 
 afterAll(cleanupTempDirs);
 
 const KEYS = ["a", "b", "c", "d", "e", "f", "g"];
-const FOLD_ID = /\bf[0-9a-f]{16}\b/g;
 
 /** A notice as Pi's TUI draws it at 80 columns (a Text with one column of padding), ids and paths masked. */
 function rendered(text: string): string[] {
-	return new Text(text, 1, 0).render(80).map((line) =>
-		line
-			.trimEnd()
-			.replace(/\/tmp\/[\w.-]+\//g, "<tmp>/")
-			.replace(FOLD_ID, "fXXXXXXXXXXXXXXXX"),
-	);
+	return drawn(text, [TMP_DIRS, FOLD_IDS]);
 }
 
 /** Pi's registered command `name` (what its editor completes and lists). */

@@ -5,7 +5,6 @@
 // in dollars; folds counted as the listing lists them, nested ones beside; and after a resume,
 // `/context` names the last commit from its record.
 
-import { Text } from "@earendil-works/pi-tui";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
 import {
@@ -18,15 +17,15 @@ import {
 	slashCommand,
 	toolTexts,
 } from "./harness.ts";
+import { drawn, FOLD_IDS } from "./screen.ts";
 
 afterAll(cleanupTempDirs);
 
-const FOLD_ID = /f[0-9a-f]{16}/g;
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /** A notice at 80 columns, fold ids masked. */
 function rendered(text: string): string[] {
-	return new Text(text, 1, 0).render(80).map((line) => line.trimEnd().replace(FOLD_ID, "fXXXXXXXXXXXXXXXX"));
+	return drawn(text, [FOLD_IDS]);
 }
 
 /** A 16k window holding a fold of six big results, then filled up again (tests/pi/admission.test.ts). */

@@ -6,7 +6,6 @@
 // which Pi sends the model as a user-role message after the turn's tool results, opens by saying it
 // is an automatic notice that asks nothing.
 
-import { Text } from "@earendil-works/pi-tui";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RECEIPT_MAX_CHARS } from "../../src/runtime/index.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
@@ -21,22 +20,15 @@ import {
 	textOf,
 	toolTexts,
 } from "./harness.ts";
+import { CLOCK_TIMES, drawn, ENTRY_IDS, FOLD_IDS, SHA_PREFIXES } from "./screen.ts";
 
 afterAll(cleanupTempDirs);
 
 const FOLD_ID = /f[0-9a-f]{16}/g;
-const ENTRY_ID = /\b[0-9a-f]{8}\b/g;
 
 /** A notice at 80 columns, ids, digests and clock times masked. */
 function rendered(text: string): string[] {
-	return new Text(text, 1, 0).render(80).map((line) =>
-		line
-			.trimEnd()
-			.replace(FOLD_ID, "fXXXXXXXXXXXXXXXX")
-			.replace(/\b[0-9a-f]{16}…/, "<sha256>…")
-			.replace(ENTRY_ID, "eeeeeeee")
-			.replace(/\d\d:\d\d:\d\d UTC/, "hh:mm:ss UTC"),
-	);
+	return drawn(text, [FOLD_IDS, SHA_PREFIXES, ENTRY_IDS, CLOCK_TIMES]);
 }
 
 describe("peek and search, for a person", () => {

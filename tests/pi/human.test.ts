@@ -8,7 +8,6 @@
 // keeps the formats the benchmark's agent parses.
 
 import { readFileSync } from "node:fs";
-import { Text } from "@earendil-works/pi-tui";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resolveStoreDir } from "../../src/store/index.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
@@ -23,18 +22,16 @@ import {
 	slashCommand,
 	toolTexts,
 } from "./harness.ts";
+import { drawn, ENTRY_IDS, FOLD_IDS } from "./screen.ts";
 
 afterAll(cleanupTempDirs);
 
 const KEYS = ["a", "b", "c", "d", "e", "f", "g"];
 const FOLD_ID = /f[0-9a-f]{16}/g;
-const ENTRY_ID = /\b[0-9a-f]{8}\b/g;
 
 /** A notice as Pi's TUI draws it at 80 columns (a Text with one column of padding), ids masked. */
 function rendered(text: string): string[] {
-	return new Text(text, 1, 0)
-		.render(80)
-		.map((line) => line.trimEnd().replace(FOLD_ID, "fXXXXXXXXXXXXXXXX").replace(ENTRY_ID, "eeeeeeee"));
+	return drawn(text, [FOLD_IDS, ENTRY_IDS]);
 }
 
 /** Pi's own footer figure now: "15.8% used (31,600 of 128,000 tokens)". */

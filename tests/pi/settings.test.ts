@@ -4,7 +4,6 @@
 // reported once in the UI naming the file, the field and the valid values while pi-fold runs
 // without it, and `/fold-context config` shows every effective option and where it came from.
 
-import { Text } from "@earendil-works/pi-tui";
 import { afterAll, describe, expect, it } from "vitest";
 import {
 	callProbes,
@@ -16,6 +15,7 @@ import {
 	slashCommand,
 	toolTexts,
 } from "./harness.ts";
+import { drawn, TMP_DIRS } from "./screen.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -32,7 +32,7 @@ function foldScript(h: Harness): void {
 
 /** A notice as Pi's TUI draws it at 80 columns (a Text with one column of padding), ids and paths masked. */
 function rendered(text: string): string[] {
-	return new Text(text, 1, 0).render(80).map((line) => line.trimEnd().replace(/\/tmp\/[\w.-]+\//g, "<tmp>/"));
+	return drawn(text, [TMP_DIRS]);
 }
 
 describe("the global settings file", () => {
