@@ -51,6 +51,7 @@ export {
 	sourcePresence,
 	summarizedCount,
 } from "./fold-forest.ts";
+export { leafBlobs, manifestDigestOf, sourceDigestMatches, writeFoldSource } from "./fold-write.ts";
 export type {
 	BoundaryDraft,
 	BriefOut,
