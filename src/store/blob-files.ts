@@ -24,10 +24,13 @@ export function sweepQuietly(dir: string): SweepResult | undefined {
 	}
 }
 
-/** Sets a kept blob's times to now (as git freshens an object it would have written): gc's grace period counts from here. */
-export async function freshen(path: string): Promise<void> {
+/** Sets a kept blob's times to now; false when it is gone (or cannot be touched) (as git freshens an object it would have written): gc's grace period counts from here. */
+export async function freshen(path: string): Promise<boolean> {
 	const now = new Date();
-	await utimes(path, now, now).catch(() => undefined);
+	return utimes(path, now, now).then(
+		() => true,
+		() => false,
+	);
 }
 
 /** Whether the file at `path` starts like a manifest (a symlink, FIFO or unreadable file: no). */

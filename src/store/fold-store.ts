@@ -367,13 +367,12 @@ export class FoldStore {
 				await rm(path, { force: true });
 				await rm(treePath(this.dir, sha), { force: true });
 			} else if (data.length <= this.treeMin()) {
-				await freshen(path);
-				return { sha256: sha, bytes: data.length };
+				// Freshened, so gc's grace period keeps it; gone since (gc took it): written anew below.
+				if (await freshen(path)) return { sha256: sha, bytes: data.length };
 			} else {
 				const root = this.authenticRoot(sha, data);
-				if (root !== undefined) {
+				if (root !== undefined && (await freshen(path))) {
 					this.roots.set(sha, root);
-					await freshen(path);
 					return { sha256: sha, bytes: data.length };
 				}
 				await rm(treePath(this.dir, sha), { force: true }); // writeBlob rewrites a missing sidecar

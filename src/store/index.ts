@@ -9,12 +9,16 @@
 // - FileChecker: whether a file on disk still holds the text a folded read returned (stat-cached).
 // - search/: hash-verified search over stored sources (one read per blob: hashed and scanned
 //   together), on worker threads with a time bound; FoldStore.search uses it.
-// The classes do file I/O; resolveStoreDir is pure.
+// - collectGarbage (gc.ts): lists, and removes past a retention, the blobs no session file of the
+//   sessions folder references (directly or through a manifest), after verifying what stays.
+// The classes and collectGarbage do file I/O; resolveStoreDir is pure.
 
 export { buildFoldTree, looksLikeManifest, type Manifest } from "../verify/index.ts";
 export { defaultFallbackRoot, resolveStoreDir, sessionKey } from "./dir.ts";
 export { FILE_CHECK_MAX_BYTES, FileChecker, type FileState, type ReadStamp, resolveReadPath } from "./file-check.ts";
 export { FoldStore, type FoldStoreOptions, type ManifestShown, type VerifyEvent } from "./fold-store.ts";
+export { collectGarbage, type GcResult, type Unreferenced } from "./gc.ts";
+export { DEFAULT_RETENTION_DAYS, type GcOptions, gcOptionsSchema, parseGcOptions } from "./gc-options.ts";
 export * from "./search/index.ts";
 export { MAX_SOURCE_TEXT_BYTES, type SourceFailure, SourceVerificationError } from "./source-error.ts";
 export {

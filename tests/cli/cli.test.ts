@@ -14,7 +14,7 @@ describe("pi-fold, at the top level", () => {
 			const r = cli(args);
 			expect(r.code, args.join(" ")).toBe(0);
 			expect(r.stdout).toMatch(/^usage: pi-fold <command>/);
-			for (const command of ["hash", "verify", "bench", "demo", "replay", "unfold"])
+			for (const command of ["hash", "verify", "gc", "bench", "demo", "replay", "unfold"])
 				expect(r.stdout).toContain(`\n  ${command} `);
 			expect(r.stderr).toBe("");
 		}
@@ -36,7 +36,7 @@ describe("pi-fold, at the top level", () => {
 		for (const [args, message] of [
 			[
 				["frobnicate"],
-				/^pi-fold: unknown command "frobnicate"; expected one of: hash, verify, bench, demo, replay, unfold\n$/,
+				/^pi-fold: unknown command "frobnicate"; expected one of: hash, verify, gc, bench, demo, replay, unfold\n$/,
 			],
 			[["--frobnicate"], /^pi-fold: unknown option --frobnicate; see 'pi-fold --help'\n$/],
 		] as const) {
