@@ -62,6 +62,8 @@ describe("every command's help", () => {
 			"--repeats N",
 			"--workers N",
 			"--no-estimator",
+			"--no-store",
+			"--store-history MiB",
 			"--estimator-sample N",
 			"--quiet",
 		],
@@ -230,7 +232,7 @@ describe("pi-fold verify", () => {
 describe("pi-fold bench", () => {
 	it("runs small hashing and estimator benchmarks and prints JSON with machine, engine choice and target ratios", () => {
 		const args = ["--size", "2", "--stream", "1", "--messages", "200", "--repeats", "1", "--estimator-sample", "50"];
-		const r = cli(["bench", "--json", ...args]);
+		const r = cli(["bench", "--json", "--store-history", "2", ...args]);
 		expect(r.code).toBe(0);
 		expect(r.stderr).toMatch(/^bench: /);
 		const report = JSON.parse(r.stdout) as {
@@ -239,6 +241,7 @@ describe("pi-fold bench", () => {
 				scenarios: { id: string; targets: unknown[] }[];
 			};
 			estimator: { targets: { mape: { met: boolean } } } | null;
+			store: { bytes: { window: number }[]; peek: { ratio: number } } | null;
 		};
 		expect(report.hashing.machine.node).toBe(process.version);
 		expect(report.hashing.scenarios.map((s) => s.id)).toEqual([
@@ -251,7 +254,9 @@ describe("pi-fold bench", () => {
 		]);
 		expect(report.hashing.scenarios[0]?.targets).toHaveLength(3);
 		expect(report.estimator?.targets.mape).toBeDefined();
-		const table = cli(["bench", "--no-estimator", "--quiet", ...args]);
+		expect(report.store?.bytes.map((b) => b.window)).toEqual([64_000, 200_000]);
+		expect(report.store?.peek.ratio).toBeGreaterThan(0);
+		const table = cli(["bench", "--no-estimator", "--no-store", "--quiet", ...args]);
 		expect(table.code).toBe(0);
 		expect(table.stderr).toBe("");
 		expect(table.stdout).toMatch(/^Node v22\.\d+\.\d+ \(OpenSSL [^)]+\), .+ x\d+, .+, \d{4}-\d\d-\d\dT/);
