@@ -10,7 +10,7 @@ import type { BriefedKind, FoldRecord } from "../lattice/index.ts";
 import type { BranchView, ModelWindow, PriceTable } from "../policy/index.ts";
 import type { Replacement } from "../projection/index.ts";
 import type { DecisionRecord, LogRecord } from "../state/index.ts";
-import type { CompiledQuery, ManifestShown, PoolSearchRun, SearchTarget } from "../store/index.ts";
+import type { CompiledQuery, ManifestShown, PoolSearchRun, SearchTarget, StoreUsage } from "../store/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 
 /** Where exact fold sources live: content-addressed by SHA-256, every read verified. */
@@ -31,6 +31,8 @@ export interface SourceStore {
 	 * from the session's own entries and checked against the digest (session-source.ts).
 	 */
 	has(sha256: string): boolean;
+	/** The store's size and the share the fold sources `roots` reach (each blob once), when the store can tell. */
+	usage?(roots: Iterable<string>): StoreUsage;
 	/**
 	 * Reads and verifies the whole source; rejects naming `label` and both digests on a mismatch. With
 	 * `expectedBytes` (the size the fold recorded), a blob of another size is refused unopened.

@@ -57,6 +57,7 @@ import type { CompiledQuery, PoolItem, PoolSearchRun, SearchTarget } from "./sea
 import { sharedSearchPool } from "./search/index.ts";
 import { MAX_SOURCE_TEXT_BYTES, refused, SourceVerificationError } from "./source-error.ts";
 import { type Keep, readWholeChecked } from "./source-read.ts";
+import { type StoreUsage, storeUsage } from "./store-usage.ts";
 import { type BlobAccess, readManifest, type SourceSlice, searchItemOf, treeBytes, treeSlice } from "./tree-read.ts";
 
 /** What a slice of a manifest fold shows, for the binding check: the root's claims and the entries shown. */
@@ -151,6 +152,11 @@ export class FoldStore {
 		await Promise.all(below.map(([sha, data]) => this.putOnce(sha, data)));
 		await this.putOnce(tree.root, tree.blobs.get(tree.root) as Uint8Array);
 		return { sha256: tree.root, bytes: tree.bytes };
+	}
+
+	/** The store's size and the share the fold sources `roots` reach through their manifests (store-usage.ts). */
+	usage(roots: Iterable<string>): StoreUsage {
+		return storeUsage(this.dir, roots);
 	}
 
 	/** Whether the blob at `sha256` is a manifest (its first bytes; unverified, only to choose how to read it). */

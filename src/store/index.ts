@@ -21,6 +21,7 @@ export { collectGarbage, type GcResult, type Unreferenced } from "./gc.ts";
 export { DEFAULT_RETENTION_DAYS, type GcOptions, gcOptionsSchema, parseGcOptions } from "./gc-options.ts";
 export * from "./search/index.ts";
 export { MAX_SOURCE_TEXT_BYTES, type SourceFailure, SourceVerificationError } from "./source-error.ts";
+export { type StoreUsage, storeUsage } from "./store-usage.ts";
 export {
 	type BlobAccess,
 	leafLabel,

@@ -65,6 +65,7 @@ export {
 	type OpenExpectation,
 	openListed,
 	readAt,
+	readSmallFile,
 } from "./safe-open.ts";
 export { checkedOpenAsync, readAtAsync } from "./safe-open-async.ts";
 export { type IssueKind, NotAStoreError, type StoreIssue, type VerifyStoreResult, verifyStore } from "./store.ts";

@@ -92,6 +92,7 @@ describe("/context for the human", () => {
 			"   0 repeated it exactly; 2 changed earlier messages, the prompt or the tools",
 			"   0 of those changes no commit or compaction explains (should be 0)",
 			"   0 missed the provider's cache with nothing changed (the provider's doing)",
+			" Fold store: 4.0 KiB in 8 blobs (each once); this session's folds: 4.0 KiB",
 			" Back to the summary: /context · settings: /fold-context config",
 		]);
 	});

@@ -195,6 +195,26 @@ describe("a fold source as a Merkle manifest", () => {
 		expect(b.sha256).toBe(now.sha256);
 	});
 
+	it("reports the store's size and a session's share, an entry two folds share counted once", async () => {
+		const dir = tempDir();
+		const store = new FoldStore(dir, { durable: false });
+		const all = entries(60);
+		const a = await store.putFold(foldId(all.slice(0, 40)), leafBlobs(all.slice(0, 40)));
+		const b = await store.putFold(foldId(all.slice(20)), leafBlobs(all.slice(20)));
+		const total = storedBytes(dir);
+		const aTree = buildFoldTree(foldId(all.slice(0, 40)), leafBlobs(all.slice(0, 40)));
+		const aBytes = [...aTree.blobs.values()].reduce((n, d) => n + d.length, 0);
+		expect(store.usage([a.sha256])).toEqual({
+			blobs: filesUnder(dir).length,
+			bytes: total,
+			sessionBlobs: aTree.blobs.size,
+			sessionBytes: aBytes,
+		});
+		const both = store.usage([a.sha256, b.sha256, a.sha256]);
+		expect(both.sessionBytes).toBe(total);
+		expect(both.sessionBytes).toBeLessThan(aBytes + b.bytes + 4096);
+	});
+
 	it("search refuses a manifest fold whose entry was altered, naming the entry blob", async () => {
 		const dir = tempDir();
 		const leaves = entries(40);

@@ -9,6 +9,7 @@ import { plural } from "../actions/shared.ts";
 import type { CommandNames } from "./context-views.ts";
 import { budgetLine, usageLine } from "./context-views.ts";
 import type { StatusModel } from "./model.ts";
+import { storeLines } from "./store-line.ts";
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
@@ -132,6 +133,7 @@ export function renderDetails(m: StatusModel, cmd: CommandNames): string {
 		...observerLines(m),
 		...eventLines(m),
 		...stateLines(m, cmd),
+		...storeLines(m),
 		`Back to the summary: /${cmd.status} · settings: /${cmd.fold} config`,
 	];
 	return lines.join("\n");

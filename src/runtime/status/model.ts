@@ -7,8 +7,9 @@
 
 import type { PlacedFold } from "../../lattice/index.ts";
 import { markViews, type ServingBudget, type Snapshot, windowTokens } from "../../policy/index.ts";
+import type { StoreUsage } from "../../store/index.ts";
 import { type FoldForest, foldForest, sourcePresence } from "../fold-forest.ts";
-import type { Host } from "../ports.ts";
+import type { Host, SourceStore } from "../ports.ts";
 import type { FoldRuntime } from "../runtime.ts";
 import type { TelemetryView } from "../telemetry.ts";
 
@@ -56,6 +57,8 @@ export interface StatusModel {
 	readonly collapsed: number;
 	readonly paused: string | null;
 	readonly evidenceIngestion: boolean;
+	/** The fold store's size and this session's share of it (undefined when the store cannot tell). */
+	readonly store: StoreUsage | undefined;
 }
 
 /** The window's size: the host's own estimate when it has one, else chars/4 of the raw transcript. */
@@ -100,6 +103,15 @@ function schedulingOf(runtime: FoldRuntime, snap: Snapshot, telemetry: Telemetry
 	};
 }
 
+/** The store's usage and this session's share (its folds' sources), or undefined when it cannot tell or fails. */
+function storeUsageOf(store: SourceStore, snap: Snapshot): StoreUsage | undefined {
+	try {
+		return store.usage?.([...snap.state.folds.values(), ...snap.known.values()].map((f) => f.sourceSha256));
+	} catch {
+		return undefined;
+	}
+}
+
 /** Builds the status model of the host's session now. */
 export function statusModel(runtime: FoldRuntime, host: Host): StatusModel {
 	const snap = runtime.snapshot(host);
@@ -118,5 +130,6 @@ export function statusModel(runtime: FoldRuntime, host: Host): StatusModel {
 		collapsed: folds.filter((f) => !snap.state.expanded.has(f.record.id)).length,
 		paused: runtime.pauseReason(),
 		evidenceIngestion: runtime.options.evidenceIngestion,
+		store: storeUsageOf(runtime.store(host), snap),
 	};
 }
