@@ -17,6 +17,7 @@ export { adoptHeld } from "./adopt.ts";
 export {
 	bindingProblem,
 	ensureBound,
+	manifestBindingProblem,
 	readBoundSlice,
 	readBoundSource,
 	readBoundSourceFrom,

@@ -5,6 +5,7 @@
 // computed from the session's own entries, not from the blobs), where the old single-blob layout
 // held every fold's whole source. Prints both ratios.
 
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -72,7 +73,25 @@ async function measure(window: number) {
 			decodeManifest(readFileSync(f, "utf8"));
 		}
 	}
-	return { storeBytes, entryBytes, oldLayout, folds: records.size, kinds, manifests, files: files.length };
+	// Evidence shares blobs with fold leaves: an excerpt's source is a manifest whose one entry is the
+	// blob of that entry's line, the same blob any other fold holding the entry lists.
+	let shared = 0;
+	for (const r of records.values()) {
+		if (r.kind !== "result") continue;
+		const root = decodeManifest(readFileSync(join(dir, BLOBS_DIR, r.sourceSha256.slice(0, 2), r.sourceSha256), "utf8"));
+		const line = foldSource([entries.get(r.leafIds[0] as string) as TranscriptEntry]);
+		expect(root.children).toEqual([
+			{
+				kind: "leaf",
+				sha256: createHash("sha256").update(line).digest("hex"),
+				bytes: Buffer.byteLength(line),
+				id: r.leafIds[0],
+			},
+		]);
+		for (const other of records.values())
+			if (other.kind !== "result" && other.leafIds.includes(r.leafIds[0] as string)) shared++;
+	}
+	return { storeBytes, entryBytes, oldLayout, folds: records.size, kinds, manifests, files: files.length, shared };
 }
 
 describe("store bytes against the distinct entries it holds", () => {
@@ -87,6 +106,7 @@ describe("store bytes against the distinct entries it holds", () => {
 			);
 			expect(m.kinds.has("consolidation") || m.kinds.has("span")).toBe(true);
 			expect(m.kinds.has("result")).toBe(true);
+			expect(m.shared).toBeGreaterThan(0); // an excerpted entry later folded again: its blob is the same
 			expect(old).toBeGreaterThan(1.5);
 			expect(ratio).toBeLessThanOrEqual(1.1);
 			expect(ratio).toBeGreaterThanOrEqual(1);
