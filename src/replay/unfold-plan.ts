@@ -14,7 +14,7 @@
 // over the text.
 
 import { type FoldRecord, foldSource } from "../lattice/index.ts";
-import { sourceDigestMatches } from "../runtime/index.ts";
+import { manifestDigestOf, sourceDigestMatches } from "../runtime/index.ts";
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
 import { sha256Hex } from "../wasm/index.ts";
 import { type FileEntry, parseSessionFile } from "./session-file.ts";
@@ -126,7 +126,7 @@ function verifyFold(fold: FoldRecord, raws: ReadonlyMap<string, Raw>): void {
 	const actual = sha256Hex(bytes);
 	if (bytes.length !== fold.sourceBytes || !sourceDigestMatches(fold.id, leaves, fold.sourceSha256))
 		throw new UnfoldError(
-			`fold ${fold.id}: its source cannot be verified: the file's entries give sha256 ${actual} (${bytes.length} bytes), the fold recorded sha256 ${fold.sourceSha256} (${fold.sourceBytes} bytes); an entry it holds was changed after it was folded`,
+			`fold ${fold.id}: its source cannot be verified: the file's entries give sha256 ${manifestDigestOf(fold.id, leaves)} as a manifest, ${actual} as one blob (${bytes.length} bytes), the fold recorded sha256 ${fold.sourceSha256} (${fold.sourceBytes} bytes); an entry it holds was changed after it was folded`,
 		);
 }
 

@@ -10,7 +10,7 @@ import { type FoldRecord, foldSource } from "../lattice/index.ts";
 import type { BranchView } from "../policy/index.ts";
 import { sha256Hex } from "../wasm/index.ts";
 import { originalEntry } from "./branch-view.ts";
-import { sourceDigestMatches } from "./fold-write.ts";
+import { manifestDigestOf, sourceDigestMatches } from "./fold-write.ts";
 
 /** The verified source of `fold` rebuilt from `view`'s original entries; throws naming the fold. */
 export function sessionSource(view: BranchView, fold: FoldRecord): string {
@@ -27,7 +27,7 @@ export function sessionSource(view: BranchView, fold: FoldRecord): string {
 	const bytes = new TextEncoder().encode(source);
 	if (bytes.length !== fold.sourceBytes || !sourceDigestMatches(fold.id, leaves, fold.sourceSha256))
 		throw new Error(
-			`fold ${fold.id}: its source is not in the store, and the session's entries do not rebuild it: expected sha256 ${fold.sourceSha256} (${fold.sourceBytes} bytes), the entries give sha256 ${sha256Hex(bytes)} (${bytes.length} bytes); nothing from them was returned`,
+			`fold ${fold.id}: its source is not in the store, and the session's entries do not rebuild it: expected sha256 ${fold.sourceSha256} (${fold.sourceBytes} bytes), the entries give sha256 ${manifestDigestOf(fold.id, leaves)} as a manifest, ${sha256Hex(bytes)} as one blob (${bytes.length} bytes); nothing from them was returned`,
 		);
 	return source;
 }
