@@ -56,7 +56,7 @@ import { exists, freshen, headIsManifest, sliceOf, sweepQuietly } from "./blob-f
 import type { CompiledQuery, PoolItem, PoolSearchRun, SearchTarget } from "./search/index.ts";
 import { sharedSearchPool } from "./search/index.ts";
 import { MAX_SOURCE_TEXT_BYTES, refused, SourceVerificationError } from "./source-error.ts";
-import { type Keep, readWholeChecked } from "./source-read.ts";
+import { type Keep, readSmallChecked, readWholeChecked, SMALL_SYNC_BYTES } from "./source-read.ts";
 import { type StoreUsage, storeUsage } from "./store-usage.ts";
 import { type BlobAccess, readManifest, type SourceSlice, searchItemOf, treeBytes, treeSlice } from "./tree-read.ts";
 
@@ -228,7 +228,11 @@ export class FoldStore {
 	private readonly access: BlobAccess = {
 		wholeBytes: async (sha256, label, maxBytes, expectedBytes) => {
 			const want = { expectedSize: expectedBytes, maxSize: maxBytes };
-			const whole = await readWholeChecked(blobPath(this.dir, sha256), sha256, want, { all: true });
+			const path = blobPath(this.dir, sha256);
+			const whole =
+				maxBytes <= SMALL_SYNC_BYTES
+					? readSmallChecked(path, sha256, want)
+					: await readWholeChecked(path, sha256, want, { all: true });
 			if (!whole.ok) throw refused(label, sha256, whole);
 			this.options.onVerify?.({ sha256, method: "whole", bytesHashed: whole.size });
 			return whole.bytes;
@@ -259,6 +263,14 @@ export class FoldStore {
 		if (tree && pinned !== undefined) {
 			const slice = this.pinnedSlice(sha256, tree, pinned, offset, bytes, label);
 			if (slice) return slice;
+		}
+		if (!tree && expectedBytes !== undefined && expectedBytes <= SMALL_SYNC_BYTES) {
+			// A small blob of a known size (an entry of a manifest): one synchronous read, hashed whole.
+			const whole = readSmallChecked(blobPath(this.dir, sha256), sha256, { expectedSize: expectedBytes });
+			if (!whole.ok) throw refused(label, sha256, whole);
+			this.options.onVerify?.({ sha256, method: "whole", bytesHashed: whole.size });
+			const from = Math.min(offset, whole.size);
+			return sliceOf(whole.bytes, 0, from, Math.min(whole.size, from + bytes), whole.size);
 		}
 		return this.wholeSlice(sha256, tree, offset, bytes, label, expectedBytes);
 	}
