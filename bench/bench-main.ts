@@ -1,7 +1,8 @@
 // `pi-fold bench` (bundle build/cli-bench.js; from sources `npm exec -- node bench/run.ts`): the
 // hashing benchmarks of bench/hashing.ts (pi-fold vs node:crypto and hash-wasm, ratios measured side
-// by side in one run) and the token-estimator benchmark of bench/estimator.ts (error vs exact
-// o200k_base, throughput), printed as tables headed by Node version, CPU and date, or as JSON; --out
+// by side in one run), the token-estimator benchmark of bench/estimator.ts (error vs exact
+// o200k_base, throughput) and the fold-store benchmark of bench/store-bench.ts (store bytes per
+// history byte, first peek of a large fold, beside the old layout's), printed as tables headed by Node version, CPU and date, or as JSON; --out
 // also writes the JSON. Progress lines go to stderr unless --quiet. Its flags and their defaults are
 // declared once below (usage text and parsing derive from them). `pi-fold bench --cli` is the other
 // benchmark, of the commands as fresh processes against their peers (bench/hashing/cli-command.ts,
@@ -13,6 +14,7 @@ import { type EstimatorBenchResult, renderEstimatorTable, runEstimatorBench } fr
 import { runCliBenchCommand } from "./hashing/cli-command.ts";
 import { runHashingBench } from "./hashing.ts";
 import { renderHashingTable } from "./hashing-report.ts";
+import { renderStoreTable, runStoreBench, type StoreBenchResult } from "./store-bench.ts";
 
 /** 64 B messages per 2 KB message: the issue's 131,072 x 64 B next to 10,000 x 2 KB. */
 const MESSAGES_64_PER_2K = 131_072 / 10_000;
@@ -20,9 +22,9 @@ const MESSAGES_64_PER_2K = 131_072 / 10_000;
 export const BENCH_COMMAND = {
 	name: "bench",
 	description:
-		"Runs the hashing benchmarks (pi-fold vs node:crypto and hash-wasm, side by side in one run) and the\n" +
-		"token-estimator benchmark, and prints their tables (or JSON). Data goes to a temp folder that is\n" +
-		"removed afterwards. With --cli it runs the process-level benchmark instead.",
+		"Runs the hashing benchmarks (pi-fold vs node:crypto and hash-wasm, side by side in one run), the\n" +
+		"token-estimator benchmark and the fold-store benchmark, and prints their tables (or JSON). Data goes\n" +
+		"to a temp folder that is removed afterwards. With --cli it runs the process-level benchmark instead.",
 	flags: {
 		cli: {
 			kind: "boolean",
@@ -71,6 +73,15 @@ export const BENCH_COMMAND = {
 			help: "hashing threads of pi-fold (its calling thread plus N-1 workers) and worker threads of the threaded peer",
 		},
 		"no-estimator": { kind: "boolean", help: "skip the token-estimator benchmark" },
+		"no-store": { kind: "boolean", help: "skip the fold-store benchmark (store bytes per history byte, first peek)" },
+		"store-history": {
+			kind: "integer",
+			value: "MiB",
+			default: 100,
+			min: 1,
+			max: 4096,
+			help: "fold store: history under the fold whose first 64 KB is peeked",
+		},
 		"estimator-sample": {
 			kind: "integer",
 			value: "N",
@@ -117,7 +128,10 @@ export async function main(argv: string[]): Promise<number> {
 		log("token estimator...");
 		estimator = await runEstimatorBench({ sampleEvery: flags["estimator-sample"], log });
 	}
-	const json = `${JSON.stringify({ hashing, estimator: estimator ?? null }, null, 2)}\n`;
+	let store: StoreBenchResult | undefined;
+	if (!flags["no-store"])
+		store = await runStoreBench({ historyMiB: flags["store-history"], repeats: flags.repeats, log });
+	const json = `${JSON.stringify({ hashing, estimator: estimator ?? null, store: store ?? null }, null, 2)}\n`;
 	if (flags.out !== undefined) {
 		try {
 			writeFileSync(flags.out, json);
@@ -127,7 +141,11 @@ export async function main(argv: string[]): Promise<number> {
 			});
 		}
 	}
-	const tables = [renderHashingTable(hashing), ...(estimator ? [renderEstimatorTable(estimator)] : [])];
+	const tables = [
+		renderHashingTable(hashing),
+		...(estimator ? [renderEstimatorTable(estimator)] : []),
+		...(store ? [renderStoreTable(store)] : []),
+	];
 	process.stdout.write(flags.json ? json : tables.join("\n"));
 	return 0;
 }

@@ -10,6 +10,7 @@
 //   build/cli.js          src/cli/main.ts            the bin: a few KB, Node 14 syntax, version gate
 //   build/cli-hash.js     src/cli/commands/hash.ts   one bundle per command, loaded by the bin by path
 //   build/cli-verify.js   src/cli/commands/verify.ts
+//   build/cli-gc.js       src/cli/commands/gc.ts     `pi-fold gc` (src/store/gc.ts; zod for its options)
 //   build/cli-replay.js   src/cli/commands/replay.ts `pi-fold replay` (src/replay on the simulator; no Pi)
 //   build/cli-unfold.js   src/cli/commands/unfold.ts `pi-fold unfold` (src/replay's unfold plan; no Pi, no store)
 //   build/pi-models.js    src/pi/model-catalog.ts    pi-ai's model catalog, loaded by path by cli-replay.js when
@@ -36,6 +37,7 @@ export const BUNDLES = [
 	{ in: "src/cli/main.ts", out: "build/cli.js", bin: true },
 	{ in: "src/cli/commands/hash.ts", out: "build/cli-hash.js" },
 	{ in: "src/cli/commands/verify.ts", out: "build/cli-verify.js" },
+	{ in: "src/cli/commands/gc.ts", out: "build/cli-gc.js" },
 	{ in: "src/cli/commands/replay.ts", out: "build/cli-replay.js" },
 	{ in: "src/cli/commands/unfold.ts", out: "build/cli-unfold.js" },
 	{ in: "src/pi/model-catalog.ts", out: "build/pi-models.js" },

@@ -20,6 +20,7 @@ declare const PI_FOLD_NODE_MIN: string | undefined;
 const COMMANDS: Record<string, string> = {
 	hash: "print SHA-256 lines exactly like sha256sum (no FILE, or -: standard input)",
 	verify: "verify a content-addressed store; exit 0 clean, 1 damaged, 2 bad usage",
+	gc: "list (--apply: remove) fold-store blobs no session file of a sessions folder references",
 	bench: "hashing and token-estimator benchmarks, as ratios against peers",
 	demo: "the offline session benchmark (needs the Pi packages)",
 	replay: "a Pi session file replayed offline through pi-fold, beside the session as it ran",

@@ -7,12 +7,14 @@
 // removed hangs from the nearest entry kept, so every branch stays connected and the last entry (the one Pi opens)
 // stays last. Before anything is removed, each fold whose entries an edit covered is verified: its
 // source is rebuilt from the file's own entries (the message each contributes to the context, as Pi
-// converts it, serialized as the fold's source was: src/lattice `foldSource`) and must hash to the
-// fold's recorded SHA-256; a fold that does not is refused by name, both digests given. Lines that
+// converts it, serialized as the fold's source was: src/lattice `foldSource`) and must give the
+// fold's recorded SHA-256 (its manifest's root, or the concatenated source's for a fold written before
+// manifests); a fold that does not is refused by name, both digests given. Lines that
 // are kept are kept byte for byte (a re-parented line is re-serialized with its keys in order). Pure
 // over the text.
 
 import { type FoldRecord, foldSource } from "../lattice/index.ts";
+import { manifestDigestOf, sourceDigestMatches } from "../runtime/index.ts";
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
 import { sha256Hex } from "../wasm/index.ts";
 import { type FileEntry, parseSessionFile } from "./session-file.ts";
@@ -122,9 +124,9 @@ function verifyFold(fold: FoldRecord, raws: ReadonlyMap<string, Raw>): void {
 	}
 	const bytes = new TextEncoder().encode(foldSource(leaves));
 	const actual = sha256Hex(bytes);
-	if (actual !== fold.sourceSha256 || bytes.length !== fold.sourceBytes)
+	if (bytes.length !== fold.sourceBytes || !sourceDigestMatches(fold.id, leaves, fold.sourceSha256))
 		throw new UnfoldError(
-			`fold ${fold.id}: its source cannot be verified: the file's entries give sha256 ${actual} (${bytes.length} bytes), the fold recorded sha256 ${fold.sourceSha256} (${fold.sourceBytes} bytes); an entry it holds was changed after it was folded`,
+			`fold ${fold.id}: its source cannot be verified: the file's entries give sha256 ${manifestDigestOf(fold.id, leaves)} as a manifest, ${actual} as one blob (${bytes.length} bytes), the fold recorded sha256 ${fold.sourceSha256} (${fold.sourceBytes} bytes); an entry it holds was changed after it was folded`,
 		);
 }
 

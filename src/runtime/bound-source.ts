@@ -11,6 +11,7 @@
 import { errorMessage } from "../common/index.ts";
 import { type FoldRecord, foldId, parseFoldSource } from "../lattice/index.ts";
 import type { BranchView } from "../policy/index.ts";
+import type { ManifestShown } from "../store/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 import { snapUtf8Range } from "../wasm/index.ts";
 import type { SourceStore } from "./ports.ts";
@@ -40,6 +41,22 @@ export function bindingProblem(fold: FoldRecord, entries: readonly TranscriptEnt
 	return null;
 }
 
+/** Why a manifest slice is not `fold`'s (its root names another fold, or an entry shown is not at its place), or null. */
+export function manifestBindingProblem(fold: FoldRecord, m: ManifestShown): string | null {
+	const head = `fold ${fold.id}: its source (sha256 ${fold.sourceSha256.slice(0, 16)}…) is not this fold's`;
+	if (m.foldId !== fold.id) return `${head}: its manifest is fold ${m.foldId ?? "none"}'s`;
+	if (m.entries !== fold.leafIds.length) return `${head}: ${m.entries} entries, the fold has ${fold.leafIds.length}`;
+	for (const e of m.shown)
+		if (fold.leafIds[e.index] !== e.id)
+			return `${head}: entry ${e.index + 1} is ${e.id}, the fold's is ${fold.leafIds[e.index] ?? "none"}`;
+	return null;
+}
+
+/** Whether `error` says a blob was missing (so the session's entries may stand in). */
+function missingBlob(error: unknown): boolean {
+	return (error as { reason?: unknown } | null)?.reason === "missing";
+}
+
 /** Where a verified source came from: the fold store, or the session's own entries (no blob stored). */
 export type SourceOrigin = "store" | "session";
 
@@ -50,7 +67,12 @@ async function verifiedSource(
 	view: BranchView | undefined,
 ): Promise<{ source: string; from: SourceOrigin }> {
 	if (view && !store.has(fold.sourceSha256)) return { source: sessionSource(view, fold), from: "session" };
-	return { source: await store.read(fold.sourceSha256, `fold ${fold.id}`, fold.sourceBytes), from: "store" };
+	try {
+		return { source: await store.read(fold.sourceSha256, `fold ${fold.id}`, fold.sourceBytes), from: "store" };
+	} catch (error) {
+		if (view && missingBlob(error)) return { source: sessionSource(view, fold), from: "session" };
+		throw error;
+	}
 }
 
 /**
@@ -114,9 +136,20 @@ export async function readBoundSlice(
 ): Promise<{ text: string; start: number; end: number; totalBytes: number; from: SourceOrigin }> {
 	const label = `fold ${fold.id}`;
 	if (store.has(fold.sourceSha256)) {
-		await ensureBound(store, fold);
-		const slice = await store.readSlice(fold.sourceSha256, offset, bytes, label, fold.sourceBytes);
-		return { ...slice, from: "store" };
+		let slice: Awaited<ReturnType<SourceStore["readSlice"]>> | undefined;
+		try {
+			slice = await store.readSlice(fold.sourceSha256, offset, bytes, label, fold.sourceBytes);
+		} catch (error) {
+			if (!missingBlob(error)) throw error;
+		}
+		if (slice) {
+			const { manifest, ...shown } = slice;
+			if (manifest) {
+				const problem = manifestBindingProblem(fold, manifest);
+				if (problem) throw new Error(problem);
+			} else await ensureBound(store, fold);
+			return { ...shown, from: "store" };
+		}
 	}
 	const source = sessionSource(view, fold);
 	boundEntries(fold, source);

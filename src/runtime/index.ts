@@ -17,6 +17,7 @@ export { adoptHeld } from "./adopt.ts";
 export {
 	bindingProblem,
 	ensureBound,
+	manifestBindingProblem,
 	readBoundSlice,
 	readBoundSource,
 	readBoundSourceFrom,
@@ -52,6 +53,7 @@ export {
 	type SummarizedFold,
 	sourcePresence,
 } from "./fold-forest.ts";
+export { leafBlobs, manifestDigestOf, sourceDigestMatches, writeFoldSource } from "./fold-write.ts";
 export type {
 	BoundaryDraft,
 	BriefOut,

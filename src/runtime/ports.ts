@@ -10,7 +10,7 @@ import type { BriefedKind, FoldRecord } from "../lattice/index.ts";
 import type { BranchView, ModelWindow, PriceTable } from "../policy/index.ts";
 import type { Replacement } from "../projection/index.ts";
 import type { DecisionRecord, LogRecord } from "../state/index.ts";
-import type { CompiledQuery, PoolSearchRun, SearchTarget } from "../store/index.ts";
+import type { CompiledQuery, ManifestShown, PoolSearchRun, SearchTarget, StoreUsage } from "../store/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 
 /** Where exact fold sources live: content-addressed by SHA-256, every read verified. */
@@ -18,10 +18,21 @@ export interface SourceStore {
 	/** Writes `source` (idempotent); resolves once it is durable. */
 	put(source: string): Promise<{ sha256: string; bytes: number }>;
 	/**
+	 * Writes a fold's source as a Merkle manifest over its entries (`data`: each entry's exact bytes,
+	 * one JSON line; an entry already stored is not stored again); resolves with the root's digest
+	 * and the source's size once every blob is durable.
+	 */
+	putFold(
+		foldId: string,
+		leaves: readonly { id: string; data: Uint8Array }[],
+	): Promise<{ sha256: string; bytes: number }>;
+	/**
 	 * Whether a blob is stored at `sha256` (not a verification). False: the source can still be rebuilt
 	 * from the session's own entries and checked against the digest (session-source.ts).
 	 */
 	has(sha256: string): boolean;
+	/** The store's size and the share the fold sources `roots` reach (each blob once), when the store can tell. */
+	usage?(roots: Iterable<string>): StoreUsage;
 	/**
 	 * Reads and verifies the whole source; rejects naming `label` and both digests on a mismatch. With
 	 * `expectedBytes` (the size the fold recorded), a blob of another size is refused unopened.
@@ -34,7 +45,7 @@ export interface SourceStore {
 		bytes: number,
 		label: string,
 		expectedBytes?: number,
-	): Promise<{ text: string; start: number; end: number; totalBytes: number }>;
+	): Promise<{ text: string; start: number; end: number; totalBytes: number; manifest?: ManifestShown }>;
 	/**
 	 * Searches the sources of `targets`: each read once, hashed against its address and scanned from
 	 * the same bytes; a source that fails keeps none of its hits. Results are index-aligned with

@@ -1,9 +1,14 @@
 // The fold store: each fold's exact source (canonical bytes, UTF-8) stored content-addressed by
 // SHA-256 with the verifier's layout (src/verify: `<dir>/sha256/<2 hex>/<64 hex>`, a `.tree` chunk
-// sidecar beside sources larger than the tree threshold, atomic tmp+fsync+rename writes, files 0444,
-// directories 0700). Every read is verified before a byte is returned:
+// sidecar beside blobs larger than the tree threshold, atomic tmp+fsync+rename writes, files 0444,
+// directories 0700). `putFold` stores a source as a Merkle manifest over its entries (src/verify/
+// manifest.ts): each entry one blob, stored once however many folds, sessions or forks hold it, the
+// root written last; `put` stores one blob (the old form, still read). A kept blob's time is
+// freshened on a put, as git does, so gc's grace period counts from the last write. Every read is
+// verified before a byte is returned:
 //
-// - `read(sha, label, expectedBytes?)` reads the whole blob and hashes it against its name.
+// - `read(sha, label, expectedBytes?)` reads the whole blob and hashes it against its name (a
+//   manifest: every blob of its tree, tree-read.ts).
 // - `readSlice(sha, offset, bytes, label, expectedBytes?)` returns the UTF-8-snapped range
 //   [offset, offset+bytes) (outward snapping, so paging with offset = previous end tiles the source
 //   exactly). Small blobs (no sidecar) are hashed whole, keeping only the range. Large blobs are
@@ -11,7 +16,9 @@
 //   in this process, or, the first time an unpinned large blob is sliced (after a restart), by one
 //   whole-blob verification that also recomputes the root. So a consistently rewritten blob + sidecar
 //   pair never passes on trust. Any chunk-level failure falls back to whole verification against the
-//   name; only a blob that does not hash to its name (or is missing, or was refused) is refused.
+//   name; only a blob that does not hash to its name (or is missing, or was refused) is refused. A
+//   manifest fold reads the manifests on the slice's path and the entries it shows, each verified
+//   against the digest its parent lists; the entry blobs are sliced as above.
 //
 // Every read is checked before the blob is opened (source-read.ts, src/verify/safe-open.ts): a blob
 // that is not a regular file (symlink, FIFO, socket, device, folder), or whose size is not the
@@ -25,12 +32,11 @@
 // unverified is ever returned. This module does its own file I/O (async whole reads; bounded slices
 // use the verifier's sync reads).
 
-import { constants as bufferConstants } from "node:buffer";
-import { lstatSync } from "node:fs";
 import { lstat, mkdir, rm } from "node:fs/promises";
 import {
 	blobPath,
 	blobRelPath,
+	buildFoldTree,
 	chunkDigestsOf,
 	DEFAULT_CHUNK_SIZE,
 	DEFAULT_TREE_MIN_BYTES,
@@ -38,46 +44,27 @@ import {
 	FileRefusedError,
 	isDigestHex,
 	loadTree,
+	type Manifest,
 	makeTree,
 	readVerifiedRange,
 	type SweepResult,
 	sha256Hex,
-	sweepStaleTemp,
 	treePath,
 	writeBlob,
 } from "../verify/index.ts";
-import { snapUtf8Range } from "../wasm/index.ts";
-import type { CompiledQuery, PoolSearchRun, SearchTarget } from "./search/index.ts";
+import { exists, freshen, headIsManifest, sliceOf, sweepQuietly } from "./blob-files.ts";
+import type { CompiledQuery, PoolItem, PoolSearchRun, SearchTarget } from "./search/index.ts";
 import { sharedSearchPool } from "./search/index.ts";
-import { type Keep, readWholeChecked, type WholeFail } from "./source-read.ts";
+import { MAX_SOURCE_TEXT_BYTES, refused, SourceVerificationError } from "./source-error.ts";
+import { type Keep, readSmallChecked, readWholeChecked, SMALL_SYNC_BYTES } from "./source-read.ts";
+import { type StoreUsage, storeUsage } from "./store-usage.ts";
+import { type BlobAccess, readManifest, type SourceSlice, searchItemOf, treeBytes, treeSlice } from "./tree-read.ts";
 
-/** Why a stored source was refused: absent, altered, unreadable, or refused unopened (not a regular file, wrong size). */
-export type SourceFailure = "missing" | "mismatch" | "unreadable" | "refused";
-
-/** The largest source `read` returns: the longest string Node can hold (bytes >= characters). */
-export const MAX_SOURCE_TEXT_BYTES = bufferConstants.MAX_STRING_LENGTH;
-
-/** A stored fold source failed verification (or is missing); nothing from it was returned. */
-export class SourceVerificationError extends Error {
-	override name = "SourceVerificationError";
-	/** The caller's label, e.g. "fold f0123456789abcdef". */
-	readonly label: string;
-	/** The SHA-256 the source must have (its address). */
-	readonly expected: string;
-	/** The SHA-256 of what is on disk, or null when there is no readable blob. */
-	readonly actual: string | null;
-	readonly reason: SourceFailure;
-	constructor(label: string, expected: string, actual: string | null, reason: SourceFailure, detail = "") {
-		const found = actual ?? `none (blob ${reason === "mismatch" ? "unreadable" : reason})`;
-		super(
-			`${label}: stored source failed verification: expected sha256 ${expected}, actual sha256 ${found}` +
-				`${detail ? ` (${detail})` : ""}; nothing from it was returned`,
-		);
-		this.label = label;
-		this.expected = expected;
-		this.actual = actual;
-		this.reason = reason;
-	}
+/** What a slice of a manifest fold shows, for the binding check: the root's claims and the entries shown. */
+export interface ManifestShown {
+	readonly foldId: string | undefined;
+	readonly entries: number;
+	readonly shown: readonly { readonly index: number; readonly id: string }[];
 }
 
 /** One verification the store performed (for status, tests and benchmarks). */
@@ -118,10 +105,6 @@ function checkBytes(fn: string, expectedBytes: number | undefined): void {
 		throw new RangeError(`FoldStore.${fn}(): expectedBytes must be an integer >= 0, got ${expectedBytes}`);
 }
 
-function refused(label: string, sha: string, fail: WholeFail): SourceVerificationError {
-	return new SourceVerificationError(label, sha, fail.actual, fail.reason, fail.detail);
-}
-
 /** A content-addressed, verified store of fold sources rooted at `dir` (created lazily, 0700). */
 export class FoldStore {
 	readonly dir: string;
@@ -151,32 +134,57 @@ export class FoldStore {
 	 */
 	put(source: string): Promise<{ sha256: string; bytes: number }> {
 		const data = Buffer.from(source, "utf8");
-		const sha = sha256Hex(data);
-		const running = this.inflight.get(sha);
-		if (running) return running;
-		const job = this.putBytes(sha, data).finally(() => this.inflight.delete(sha));
-		this.inflight.set(sha, job);
-		return job;
+		return this.putOnce(sha256Hex(data), data);
 	}
 
 	/**
-	 * The whole source, hashed against its address before it is returned. With `expectedBytes` (the
-	 * size the fold recorded), a blob of any other size is refused before it is opened.
+	 * Stores a fold's source as a Merkle manifest (src/verify/manifest.ts): each entry a blob of its
+	 * own bytes (`data`, one JSON line), shared with every fold that holds it, then the inner nodes,
+	 * the root last, so a root on disk always has its children. Returns the root's digest and the
+	 * source's size (the concatenation of the entries).
+	 */
+	async putFold(
+		foldId: string,
+		leaves: readonly { id: string; data: Uint8Array }[],
+	): Promise<{ sha256: string; bytes: number }> {
+		const tree = buildFoldTree(foldId, leaves);
+		const below = [...tree.blobs].filter(([sha]) => sha !== tree.root);
+		await Promise.all(below.map(([sha, data]) => this.putOnce(sha, data)));
+		await this.putOnce(tree.root, tree.blobs.get(tree.root) as Uint8Array);
+		return { sha256: tree.root, bytes: tree.bytes };
+	}
+
+	/** The store's size and the share the fold sources `roots` reach through their manifests (store-usage.ts). */
+	usage(roots: Iterable<string>): StoreUsage {
+		return storeUsage(this.dir, roots);
+	}
+
+	/** Whether the blob at `sha256` is a manifest (its first bytes; unverified, only to choose how to read it). */
+	isManifest(sha256: string): boolean {
+		return isDigestHex(sha256) && headIsManifest(blobPath(this.dir, sha256));
+	}
+
+	/**
+	 * The whole source, hashed against its address before it is returned (a manifest: every blob of
+	 * its tree verified). With `expectedBytes` (the size the fold recorded), a blob of any other size
+	 * is refused before it is opened (a manifest: a tree of any other size is refused).
 	 */
 	async read(sha256: string, label: string, expectedBytes?: number): Promise<string> {
 		checkDigest("read", sha256);
 		checkBytes("read", expectedBytes);
-		const want = { expectedSize: expectedBytes, maxSize: MAX_SOURCE_TEXT_BYTES };
-		const whole = await readWholeChecked(blobPath(this.dir, sha256), sha256, want, { all: true });
-		if (!whole.ok) throw refused(label, sha256, whole);
-		this.options.onVerify?.({ sha256, method: "whole", bytesHashed: whole.size });
-		return Buffer.from(whole.bytes.buffer, whole.bytes.byteOffset, whole.bytes.byteLength).toString("utf8");
+		if (this.isManifest(sha256)) {
+			const root = await this.rootManifest(sha256, label, expectedBytes);
+			const bytes = await treeBytes(this.access, root, label);
+			return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+		}
+		return this.blobText(sha256, label, expectedBytes);
 	}
 
 	/**
 	 * The verified UTF-8 slice covering [offset, offset + bytes) of the source, snapped outward to
 	 * character boundaries and clamped to its size. `start`/`end` are byte offsets; page with
-	 * `offset = previous end` until `end === totalBytes`. `expectedBytes` as for read().
+	 * `offset = previous end` until `end === totalBytes`. `expectedBytes` as for read(). A manifest
+	 * fold reads only the manifests on the slice's path and the entries it shows (`manifest` says which).
 	 */
 	async readSlice(
 		sha256: string,
@@ -184,18 +192,85 @@ export class FoldStore {
 		bytes: number,
 		label: string,
 		expectedBytes?: number,
-	): Promise<{ text: string; start: number; end: number; totalBytes: number }> {
+	): Promise<SourceSlice & { manifest?: ManifestShown }> {
 		checkDigest("readSlice", sha256);
 		if (!Number.isSafeInteger(offset) || offset < 0)
 			throw new RangeError(`FoldStore.readSlice(): offset must be an integer >= 0, got ${offset}`);
 		if (!Number.isSafeInteger(bytes) || bytes < 0)
 			throw new RangeError(`FoldStore.readSlice(): bytes must be an integer >= 0, got ${bytes}`);
 		checkBytes("readSlice", expectedBytes);
+		if (this.isManifest(sha256)) {
+			const root = await this.rootManifest(sha256, label, expectedBytes);
+			const { shown, ...slice } = await treeSlice(this.access, root, label, offset, bytes);
+			const entries = shown.map((l) => ({ index: l.index, id: l.id }));
+			return { ...slice, manifest: { foldId: root.foldId, entries: root.entries, shown: entries } };
+		}
+		return this.blobSlice(sha256, offset, bytes, label, expectedBytes);
+	}
+
+	/** The root manifest of a fold, verified, of the size the fold recorded. */
+	private async rootManifest(sha256: string, label: string, expectedBytes: number | undefined): Promise<Manifest> {
+		const root = await readManifest(this.access, sha256, label);
+		if (root.kind !== "fold")
+			throw new SourceVerificationError(label, sha256, sha256, "refused", "an inner node, not a fold's manifest");
+		if (expectedBytes !== undefined && root.bytes !== expectedBytes)
+			throw new SourceVerificationError(
+				label,
+				sha256,
+				sha256,
+				"refused",
+				`the manifest describes ${root.bytes} bytes, the fold recorded ${expectedBytes}`,
+			);
+		return root;
+	}
+
+	/** How the tree reader reads this store's blobs. */
+	private readonly access: BlobAccess = {
+		wholeBytes: async (sha256, label, maxBytes, expectedBytes) => {
+			const want = { expectedSize: expectedBytes, maxSize: maxBytes };
+			const path = blobPath(this.dir, sha256);
+			const whole =
+				maxBytes <= SMALL_SYNC_BYTES
+					? readSmallChecked(path, sha256, want)
+					: await readWholeChecked(path, sha256, want, { all: true });
+			if (!whole.ok) throw refused(label, sha256, whole);
+			this.options.onVerify?.({ sha256, method: "whole", bytesHashed: whole.size });
+			return whole.bytes;
+		},
+		blobSlice: (sha256, offset, bytes, label, expectedBytes) =>
+			this.blobSlice(sha256, offset, bytes, label, expectedBytes),
+	};
+
+	/** One blob whole, hashed against its name. */
+	private async blobText(sha256: string, label: string, expectedBytes?: number): Promise<string> {
+		const want = { expectedSize: expectedBytes, maxSize: MAX_SOURCE_TEXT_BYTES };
+		const whole = await readWholeChecked(blobPath(this.dir, sha256), sha256, want, { all: true });
+		if (!whole.ok) throw refused(label, sha256, whole);
+		this.options.onVerify?.({ sha256, method: "whole", bytesHashed: whole.size });
+		return Buffer.from(whole.bytes.buffer, whole.bytes.byteOffset, whole.bytes.byteLength).toString("utf8");
+	}
+
+	/** A slice of one blob: by the chunks it touches against a pinned root, else by the whole blob. */
+	private async blobSlice(
+		sha256: string,
+		offset: number,
+		bytes: number,
+		label: string,
+		expectedBytes?: number,
+	): Promise<SourceSlice> {
 		const tree = this.usableTree(sha256, expectedBytes);
 		const pinned = this.roots.get(sha256);
 		if (tree && pinned !== undefined) {
 			const slice = this.pinnedSlice(sha256, tree, pinned, offset, bytes, label);
 			if (slice) return slice;
+		}
+		if (!tree && expectedBytes !== undefined && expectedBytes <= SMALL_SYNC_BYTES) {
+			// A small blob of a known size (an entry of a manifest): one synchronous read, hashed whole.
+			const whole = readSmallChecked(blobPath(this.dir, sha256), sha256, { expectedSize: expectedBytes });
+			if (!whole.ok) throw refused(label, sha256, whole);
+			this.options.onVerify?.({ sha256, method: "whole", bytesHashed: whole.size });
+			const from = Math.min(offset, whole.size);
+			return sliceOf(whole.bytes, 0, from, Math.min(whole.size, from + bytes), whole.size);
 		}
 		return this.wholeSlice(sha256, tree, offset, bytes, label, expectedBytes);
 	}
@@ -270,18 +345,35 @@ export class FoldStore {
 	}
 
 	/**
-	 * Searches the blobs of `targets` on the shared search pool: each blob read once, hashed against
-	 * its name and scanned from the same bytes (a blob that fails keeps none of its hits). Results are
-	 * index-aligned with `targets`; the search stops at `timeLimitMs`.
+	 * Searches the sources of `targets` on the shared search pool: each blob read once, hashed against
+	 * its name and scanned from the same bytes (a source that fails keeps none of its hits). A manifest
+	 * fold is searched as its entries in order, each verified against the digest its manifest lists; a
+	 * manifest that cannot be read is reported as that source's failure. Results are index-aligned with
+	 * `targets`; the search stops at `timeLimitMs`.
 	 */
-	search(
+	async search(
 		targets: readonly SearchTarget[],
 		query: CompiledQuery,
 		options: { maxHits: number; timeLimitMs: number },
 	): Promise<PoolSearchRun> {
 		for (const t of targets) checkDigest("search", t.sha256);
-		const items = targets.map((target) => ({ path: blobPath(this.dir, target.sha256), target }));
-		return sharedSearchPool().search(items, query, options);
+		const planned = await Promise.all(
+			targets.map((t) => searchItemOf(this.access, this.dir, t, this.isManifest(t.sha256))),
+		);
+		const items = planned.filter((p): p is PoolItem => "path" in p);
+		const run = await sharedSearchPool().search(items, query, options);
+		let next = 0;
+		const results = planned.map((p) => ("path" in p ? run.results[next++] : p.failed));
+		return { ...run, results };
+	}
+
+	/** Writes one blob unless it is there and intact (then freshens its time, so gc's grace keeps it). */
+	private putOnce(sha: string, data: Uint8Array): Promise<{ sha256: string; bytes: number }> {
+		const running = this.inflight.get(sha);
+		if (running) return running;
+		const job = this.putBytes(sha, data).finally(() => this.inflight.delete(sha));
+		this.inflight.set(sha, job);
+		return job;
 	}
 
 	private async putBytes(sha: string, data: Uint8Array): Promise<{ sha256: string; bytes: number }> {
@@ -293,10 +385,11 @@ export class FoldStore {
 				await rm(path, { force: true });
 				await rm(treePath(this.dir, sha), { force: true });
 			} else if (data.length <= this.treeMin()) {
-				return { sha256: sha, bytes: data.length };
+				// Freshened, so gc's grace period keeps it; gone since (gc took it): written anew below.
+				if (await freshen(path)) return { sha256: sha, bytes: data.length };
 			} else {
 				const root = this.authenticRoot(sha, data);
-				if (root !== undefined) {
+				if (root !== undefined && (await freshen(path))) {
 					this.roots.set(sha, root);
 					return { sha256: sha, bytes: data.length };
 				}
@@ -343,39 +436,4 @@ export class FoldStore {
 		});
 		return this.rootReady;
 	}
-}
-
-/** Sweeps tmp/ of a killed writer's leftovers; a store that cannot be swept is still usable. */
-function sweepQuietly(dir: string): SweepResult | undefined {
-	try {
-		return sweepStaleTemp(dir);
-	} catch {
-		return undefined;
-	}
-}
-
-function exists(path: string): boolean {
-	try {
-		lstatSync(path);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-function sliceOf(
-	window: Uint8Array,
-	windowStart: number,
-	from: number,
-	to: number,
-	totalBytes: number,
-): { text: string; start: number; end: number; totalBytes: number } {
-	const local = snapUtf8Range(window, from - windowStart, to - from);
-	const view = window.subarray(local.start, local.end);
-	return {
-		text: Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString("utf8"),
-		start: windowStart + local.start,
-		end: windowStart + local.end,
-		totalBytes,
-	};
 }

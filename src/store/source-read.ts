@@ -4,15 +4,20 @@
 // caller allows), opened without blocking, and read in bounded calls (safe-open.ts in src/verify).
 // Memory is bounded by what the caller asks to keep: everything (read), a byte window (a slice of a
 // large source), or nothing (checking an existing blob before a put). Chunk digests can be computed
-// in the same pass (to pin a chunk tree's root). Does its own (async) file I/O.
+// in the same pass (to pin a chunk tree's root). A small blob (a manifest, an entry) can be read in
+// one synchronous call instead (readSmallChecked), which costs a few system calls instead of a
+// thread-pool round trip each. Does its own file I/O.
 
 import { createHash } from "node:crypto";
+import { closeSync } from "node:fs";
 import {
 	blobRelPath,
+	checkedOpen,
 	checkedOpenAsync,
 	chunkDigestsOf,
 	FileRefusedError,
 	type OpenExpectation,
+	readAt,
 	readAtAsync,
 	toHex,
 } from "../verify/index.ts";
@@ -109,5 +114,33 @@ export async function readWholeChecked(
 		return refusal(sha, error);
 	} finally {
 		await handle.close();
+	}
+}
+
+/** Blobs up to this size are read in one synchronous call when whole (manifests, most entries): 1 MiB. */
+export const SMALL_SYNC_BYTES = 1024 * 1024;
+
+/**
+ * readWholeChecked for a small blob (at most `want.maxSize`, which must be <= SMALL_SYNC_BYTES),
+ * synchronously, keeping every byte. Never throws for a file problem.
+ */
+export function readSmallChecked(path: string, sha: string, want: OpenExpectation): WholeOk | WholeFail {
+	let opened: { fd: number; size: number };
+	try {
+		opened = checkedOpen(path, { ...want, maxSize: Math.min(want.maxSize ?? SMALL_SYNC_BYTES, SMALL_SYNC_BYTES) });
+	} catch (error) {
+		return refusal(sha, error);
+	}
+	try {
+		const bytes = new Uint8Array(opened.size);
+		const n = readAt(opened.fd, bytes, opened.size, 0);
+		const actual = toHex(createHash("sha256").update(bytes.subarray(0, n)).digest());
+		if (actual !== sha || n !== opened.size)
+			return { ok: false, reason: "mismatch", actual, detail: `${blobRelPath(sha)} was altered` };
+		return { ok: true, size: n, bytes, start: 0, chunkDigests: undefined };
+	} catch (error) {
+		return refusal(sha, error);
+	} finally {
+		closeSync(opened.fd);
 	}
 }

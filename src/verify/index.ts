@@ -42,6 +42,21 @@ export {
 export { BLOB_MODE, chunkDigestsOf, DIR_MODE, type WrittenBlob, writeBlob, writeBlobStream } from "./ingest.ts";
 export { BLOBS_DIR, blobPath, blobRelPath, isDigestHex, TMP_DIR, TREE_SUFFIX, toHex, treePath } from "./layout.ts";
 export {
+	buildFoldTree,
+	decodeManifest,
+	encodeManifest,
+	type FoldTree,
+	looksLikeManifest,
+	MANIFEST_FANOUT,
+	MANIFEST_MAGIC_BYTES,
+	MANIFEST_MAX_BYTES,
+	MANIFEST_MAX_CHILDREN,
+	MANIFEST_MAX_ID_CHARS,
+	type Manifest,
+	type ManifestChild,
+	ManifestFormatError,
+} from "./manifest.ts";
+export {
 	checkedOpen,
 	type FileProblem,
 	FileRefusedError,
@@ -50,6 +65,7 @@ export {
 	type OpenExpectation,
 	openListed,
 	readAt,
+	readSmallFile,
 } from "./safe-open.ts";
 export { checkedOpenAsync, readAtAsync } from "./safe-open-async.ts";
 export { type IssueKind, NotAStoreError, type StoreIssue, type VerifyStoreResult, verifyStore } from "./store.ts";

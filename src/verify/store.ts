@@ -1,7 +1,9 @@
 // verifyStore: scan a content-addressed store without following any symlink (store-scan.ts), start the
 // worker pool as soon as the scan's byte estimate says workers pay (they boot on other cores while
 // this thread plans and starts hashing; a small store never starts one), plan the hashing
-// (store-plan.ts), run it on the pool and the calling thread together, and name every problem found.
+// (store-plan.ts), run it on the pool and the calling thread together, walk every fold manifest from
+// its root (manifest-check.ts: a child missing or hashing wrong is named with its path from the
+// root), and name every problem found.
 // No file I/O of its own beyond two lstats: store-scan.ts lists and reads sidecars, tasks.ts reads blobs.
 
 import { lstatSync } from "node:fs";
@@ -9,6 +11,7 @@ import { join } from "node:path";
 import { chunksEngine, manyEngine, streamEngine } from "./engines.ts";
 import { sharedPool, type VerifyPool } from "./hash-pool.ts";
 import { BLOBS_DIR, blobRelPath, isDigestHex, toHex } from "./layout.ts";
+import { checkManifests, type ManifestCheck } from "./manifest-check.ts";
 import { type Planned, planChunks, planStore } from "./store-plan.ts";
 import { type BlobEntry, DigestList, type IssueKind, type Scan, type StoreIssue, scanStore } from "./store-scan.ts";
 import { batchCount, type FileFailure, type TaskResult } from "./tasks.ts";
@@ -46,6 +49,8 @@ export interface VerifyStoreResult {
 	workers: number;
 	/** Units of hashing work run on worker threads and on the calling thread. */
 	tasks: { worker: number; caller: number };
+	/** Fold manifests walked from their roots (src/verify/manifest.ts): how many, and how many are fold roots. */
+	manifests: ManifestCheck;
 	elapsedMs: number;
 }
 
@@ -87,7 +92,11 @@ export async function verifyStore(dir: string, options?: VerifyStoreOptions): Pr
 	if (checkStoreDir(dir)) {
 		const issues: StoreIssue[] = [{ kind: "refused", path: BLOBS_DIR, detail: "symlink (not followed)" }];
 		const found: Scan = { prefix: "", trees: [], plain: new DigestList(), issues, meanPlain: 0, estimatedBytes: 0 };
-		return finish({ dir, mode, found, plainBytes: 0, workers: 0, tasks: { worker: 0, caller: 0 } }, started);
+		const none = { manifests: 0, folds: 0 };
+		return finish(
+			{ dir, mode, found, plainBytes: 0, workers: 0, tasks: { worker: 0, caller: 0 }, manifests: none },
+			started,
+		);
 	}
 	for (const digest of opts.expected ?? [])
 		if (!isDigestHex(digest)) throw new TypeError(`verifyStore(): expected digest is not 64 lowercase hex: ${digest}`);
@@ -122,8 +131,19 @@ export async function verifyStore(dir: string, options?: VerifyStoreOptions): Pr
 		await runPlanned(pool, chunks, found.issues, progress, tally);
 		for (const blob of relocate) explainNameFailure(blob, found.issues);
 	}
-	const r = { dir, mode, found, plainBytes: progress.plainBytes(), workers: pool.size, tasks: tally };
+	const manifests = checkManifests(dir, plainDigests(found.plain), failedDigests(found.issues), found.issues);
+	const r = { dir, mode, found, plainBytes: progress.plainBytes(), workers: pool.size, tasks: tally, manifests };
 	return finish(r, started);
+}
+
+/** The blobs without a sidecar (manifests are among them). */
+function* plainDigests(list: DigestList): Generator<string> {
+	for (let i = 0; i < list.count; i++) yield list.hex(i);
+}
+
+/** Digests of blobs that failed their own check (so a manifest walk does not trust them). */
+function failedDigests(issues: readonly StoreIssue[]): Set<string> {
+	return new Set(issues.filter((i) => i.digest && i.kind !== "missing").map((i) => i.digest as string));
 }
 
 interface Progress {
@@ -285,6 +305,7 @@ function finish(
 		plainBytes: number;
 		workers: number;
 		tasks: { worker: number; caller: number };
+		manifests: ManifestCheck;
 	},
 	started: number,
 ): VerifyStoreResult {
@@ -313,6 +334,7 @@ function finish(
 		counts,
 		workers: r.workers,
 		tasks: r.tasks,
+		manifests: r.manifests,
 		elapsedMs: performance.now() - started,
 	};
 }

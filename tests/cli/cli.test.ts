@@ -14,7 +14,7 @@ describe("pi-fold, at the top level", () => {
 			const r = cli(args);
 			expect(r.code, args.join(" ")).toBe(0);
 			expect(r.stdout).toMatch(/^usage: pi-fold <command>/);
-			for (const command of ["hash", "verify", "bench", "demo", "replay", "unfold"])
+			for (const command of ["hash", "verify", "gc", "bench", "demo", "replay", "unfold"])
 				expect(r.stdout).toContain(`\n  ${command} `);
 			expect(r.stderr).toBe("");
 		}
@@ -36,7 +36,7 @@ describe("pi-fold, at the top level", () => {
 		for (const [args, message] of [
 			[
 				["frobnicate"],
-				/^pi-fold: unknown command "frobnicate"; expected one of: hash, verify, bench, demo, replay, unfold\n$/,
+				/^pi-fold: unknown command "frobnicate"; expected one of: hash, verify, gc, bench, demo, replay, unfold\n$/,
 			],
 			[["--frobnicate"], /^pi-fold: unknown option --frobnicate; see 'pi-fold --help'\n$/],
 		] as const) {
@@ -62,6 +62,8 @@ describe("every command's help", () => {
 			"--repeats N",
 			"--workers N",
 			"--no-estimator",
+			"--no-store",
+			"--store-history MiB",
 			"--estimator-sample N",
 			"--quiet",
 		],
@@ -230,7 +232,7 @@ describe("pi-fold verify", () => {
 describe("pi-fold bench", () => {
 	it("runs small hashing and estimator benchmarks and prints JSON with machine, engine choice and target ratios", () => {
 		const args = ["--size", "2", "--stream", "1", "--messages", "200", "--repeats", "1", "--estimator-sample", "50"];
-		const r = cli(["bench", "--json", ...args]);
+		const r = cli(["bench", "--json", "--store-history", "2", ...args]);
 		expect(r.code).toBe(0);
 		expect(r.stderr).toMatch(/^bench: /);
 		const report = JSON.parse(r.stdout) as {
@@ -239,6 +241,7 @@ describe("pi-fold bench", () => {
 				scenarios: { id: string; targets: unknown[] }[];
 			};
 			estimator: { targets: { mape: { met: boolean } } } | null;
+			store: { bytes: { window: number }[]; peek: { ratio: number } } | null;
 		};
 		expect(report.hashing.machine.node).toBe(process.version);
 		expect(report.hashing.scenarios.map((s) => s.id)).toEqual([
@@ -251,7 +254,9 @@ describe("pi-fold bench", () => {
 		]);
 		expect(report.hashing.scenarios[0]?.targets).toHaveLength(3);
 		expect(report.estimator?.targets.mape).toBeDefined();
-		const table = cli(["bench", "--no-estimator", "--quiet", ...args]);
+		expect(report.store?.bytes.map((b) => b.window)).toEqual([64_000, 200_000]);
+		expect(report.store?.peek.ratio).toBeGreaterThan(0);
+		const table = cli(["bench", "--no-estimator", "--no-store", "--quiet", ...args]);
 		expect(table.code).toBe(0);
 		expect(table.stderr).toBe("");
 		expect(table.stdout).toMatch(/^Node v22\.\d+\.\d+ \(OpenSSL [^)]+\), .+ x\d+, .+, \d{4}-\d\d-\d\dT/);

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type FoldRecord, foldSource } from "../../src/lattice/index.ts";
 import { registerPiFold } from "../../src/pi/index.ts";
 import { renderPlaceholder } from "../../src/projection/index.ts";
-import { sha256Hex } from "../../src/wasm/index.ts";
+import { manifestDigestOf } from "../../src/runtime/index.ts";
 import { createProbeTool } from "../helpers/pi-session.ts";
 import {
 	callProbes,
@@ -112,8 +112,11 @@ describe("a fold of hundreds of entries", () => {
 		expect(pairingProblems(folded)).toEqual([]);
 
 		// Peek reads the exact source back; expand restores the original window byte for byte.
-		const source = foldSource(fold.leafIds.map((id) => ({ id, message: messageOf(h, id) as never })));
-		expect(sha256Hex(source)).toBe(fold.sourceSha256);
+		const leaves = fold.leafIds.map((id) => ({ id, message: messageOf(h, id) as never }));
+		const source = foldSource(leaves);
+		// The record's digest is its manifest's root over these entries; its size, the source's.
+		expect(manifestDigestOf(fold.id, leaves)).toBe(fold.sourceSha256);
+		expect(Buffer.byteLength(source, "utf8")).toBe(fold.sourceBytes);
 		const pages = Math.ceil(fold.sourceBytes / 64_000);
 		h.script([
 			...Array.from({ length: pages }, (_, p) =>

@@ -146,7 +146,7 @@ describe("pi-fold unfold, the built bin in a fresh process", () => {
 		const tampered = unfold(file, "--out", out);
 		expect(tampered.code).toBe(1);
 		expect(tampered.stderr).toMatch(
-			/^pi-fold: unfold: .*session\.jsonl: fold f[0-9a-f]{16}: its source cannot be verified: the file's entries give sha256 [0-9a-f]{64} \(\d+ bytes\), the fold recorded sha256 [0-9a-f]{64} \(\d+ bytes\); an entry it holds was changed after it was folded; nothing was written\n$/,
+			/^pi-fold: unfold: .*session\.jsonl: fold f[0-9a-f]{16}: its source cannot be verified: the file's entries give sha256 [0-9a-f]{64} as a manifest, [0-9a-f]{64} as one blob \(\d+ bytes\), the fold recorded sha256 [0-9a-f]{64} \(\d+ bytes\); an entry it holds was changed after it was folded; nothing was written\n$/,
 		);
 		expect(existsSync(out)).toBe(false);
 	});

@@ -148,7 +148,7 @@ describe("planUnfold", () => {
 		expect(() => planUnfold(text(lines))).toThrow(UnfoldError);
 		expect(() => planUnfold(text(lines))).toThrow(
 			new RegExp(
-				`^fold f0000000000000001: its source cannot be verified: the file's entries give sha256 [0-9a-f]{64} \\(\\d+ bytes\\), the fold recorded sha256 ${fold.sourceSha256}`,
+				`^fold f0000000000000001: its source cannot be verified: the file's entries give sha256 [0-9a-f]{64} as a manifest, [0-9a-f]{64} as one blob \\(\\d+ bytes\\), the fold recorded sha256 ${fold.sourceSha256}`,
 			),
 		);
 	});

@@ -53,7 +53,7 @@ describe("sessionSource", () => {
 		const changed = view({ a1: { role: "assistant", content: [{ type: "text", text: "not done" }], timestamp: 2 } });
 		expect(() => sessionSource(changed, fold)).toThrow(
 			new RegExp(
-				`^fold ${fold.id}: its source is not in the store, and the session's entries do not rebuild it: expected sha256 ${fold.sourceSha256} \\(${fold.sourceBytes} bytes\\), the entries give sha256 [0-9a-f]{64} \\(\\d+ bytes\\); nothing from them was returned$`,
+				`^fold ${fold.id}: its source is not in the store, and the session's entries do not rebuild it: expected sha256 ${fold.sourceSha256} \\(${fold.sourceBytes} bytes\\), the entries give sha256 [0-9a-f]{64} as a manifest, [0-9a-f]{64} as one blob \\(\\d+ bytes\\); nothing from them was returned$`,
 			),
 		);
 	});

@@ -29,7 +29,8 @@ export const VERIFY_COMMAND = {
 	operands: "DIR",
 	description:
 		`Verifies every blob of the store in DIR (${BLOBS_DIR}/<2 hex>/<64 hex>, chunk trees beside large blobs)\n` +
-		"and names each corrupt, missing, misnamed, stray, refused (symlinked) or unreadable entry. Problem\n" +
+		"and names each corrupt, missing, misnamed, stray, refused (symlinked) or unreadable entry; a fold's\n" +
+		"manifest whose child is missing or hashes wrong is named with its path from the fold. Problem\n" +
 		"lines and a summary go to stdout, progress to stderr. By default every blob is hashed whole against\n" +
 		"its name; --tree trusts chunk-tree sidecars instead (the summary says which blobs only met theirs).",
 	flags: {
@@ -74,7 +75,9 @@ function summary(r: VerifyStoreResult): string {
 	const size = `${(r.bytes / 1024 / 1024).toFixed(1)} MiB`;
 	const trees = r.treeBlobs > 0 ? ` (${r.treeBlobs} via chunk trees)` : "";
 	const threads = r.workers + 1;
-	const head = `verified ${r.blobs} blobs, ${size}${trees} in ${(r.elapsedMs / 1000).toFixed(2)} s on ${threads} thread${threads === 1 ? "" : "s"}`;
+	const folds =
+		r.manifests.folds > 0 ? `, ${r.manifests.folds} fold manifest${r.manifests.folds === 1 ? "" : "s"} walked` : "";
+	const head = `verified ${r.blobs} blobs, ${size}${trees}${folds} in ${(r.elapsedMs / 1000).toFixed(2)} s on ${threads} thread${threads === 1 ? "" : "s"}`;
 	const skipped = r.notCheckedByName;
 	const note =
 		skipped.blobs > 0

@@ -5,17 +5,10 @@
 // the record through the host.
 
 import { briefProblem, deterministicBrief } from "../../briefs/index.ts";
-import {
-	type FoldKind,
-	type FoldRecord,
-	foldId,
-	foldSource,
-	readsField,
-	SpanError,
-	snapSpan,
-} from "../../lattice/index.ts";
+import { type FoldKind, type FoldRecord, foldId, readsField, SpanError, snapSpan } from "../../lattice/index.ts";
 import { markProblem, resolveId, type Snapshot, spanKind, spanProblem } from "../../policy/index.ts";
 import type { TranscriptEntry } from "../../transcript/index.ts";
+import { writeFoldSource } from "../fold-write.ts";
 import { withNestedListing } from "../nested-listing.ts";
 import { kindLabel } from "../status/words.ts";
 import { type ActionInput, type ActionResult, askFor, landing, plural, refuse } from "./shared.ts";
@@ -27,7 +20,7 @@ async function makeRecord(
 	kind: FoldKind,
 	brief: string | undefined,
 ): Promise<FoldRecord> {
-	const { sha256, bytes } = await input.runtime.store(input.host).put(foldSource(leaves));
+	const { sha256, bytes } = await writeFoldSource(input.runtime.store(input.host), leaves);
 	return {
 		id: foldId(leaves),
 		kind,

@@ -17,6 +17,7 @@ import {
 } from "../../policy/index.ts";
 import type { DecisionBody } from "../../state/index.ts";
 import { contentText } from "../../transcript/index.ts";
+import { writeFoldSource } from "../fold-write.ts";
 import type { SourceStore } from "../ports.ts";
 
 /** Bytes of excerpted results' sources one session keeps at most (the evidence cap): 512 MiB. */
@@ -30,10 +31,15 @@ export interface Excerpts {
 	readonly overCap: string[];
 }
 
-/** Bytes of the sources of this session's oversized-result folds so far. */
-function excerptBytes(snap: Snapshot): number {
+/** Bytes of the sources of this session's oversized-result folds so far, a source held by several counted once. */
+export function excerptBytes(snap: Pick<Snapshot, "known">): number {
 	let bytes = 0;
-	for (const fold of snap.known.values()) if (fold.kind === "result") bytes += fold.sourceBytes;
+	const counted = new Set<string>();
+	for (const fold of snap.known.values())
+		if (fold.kind === "result" && !counted.has(fold.sourceSha256)) {
+			counted.add(fold.sourceSha256);
+			bytes += fold.sourceBytes;
+		}
 	return bytes;
 }
 
@@ -50,7 +56,7 @@ function targetOf(call: OversizedResult["call"], callId: unknown): string | unde
 /** Writes the source of one oversized result and returns its fold record. */
 async function excerptRecord(store: SourceStore, r: OversizedResult): Promise<FoldRecord> {
 	const leaves = [r.entry];
-	const { sha256, bytes } = await store.put(foldSource(leaves));
+	const { sha256, bytes } = await writeFoldSource(store, leaves);
 	const tool = String(r.entry.message.toolName ?? "tool");
 	const text = contentText(r.entry.message.content, "\n");
 	const reads = fileReadsOf([r.call, r.entry]);

@@ -1,5 +1,5 @@
 // Step 3 of the commit pipeline (pipeline.ts): the ladder's proposals of a commit become decisions,
-// each fold's exact source written to the fold store first: `fold` records under immediate
+// each fold's exact source written to the fold store first (a manifest over its entries, fold-write.ts): `fold` records under immediate
 // scheduling, `mark` records (top-up flagged for the tool and chapter rungs) where a fold is a
 // pending mark (cost, epoch). A proposal that is already a fold or a mark, that the structural
 // rules refuse, or that would not nest with the folds in force, the marks this commit applies and the
@@ -8,11 +8,12 @@
 // runtime appends the records.
 
 import { deterministicBrief } from "../../briefs/index.ts";
-import { type BriefedKind, type FoldRecord, foldId, foldSource, Lattice, readsField } from "../../lattice/index.ts";
+import { type BriefedKind, type FoldRecord, foldId, Lattice, readsField } from "../../lattice/index.ts";
 import { buildSnapshot, type FoldScheduling, type Proposal, type Snapshot, spanProblem } from "../../policy/index.ts";
 import type { PlaceholderNames } from "../../projection/index.ts";
 import type { DecisionBody } from "../../state/index.ts";
 import type { TranscriptEntry } from "../../transcript/index.ts";
+import { writeFoldSource } from "../fold-write.ts";
 import { withNestedListing } from "../nested-listing.ts";
 import type { Host, SourceStore } from "../ports.ts";
 import { shownSpan } from "./brief-input.ts";
@@ -33,7 +34,7 @@ async function ladderRecord(
 	kind: BriefedKind,
 	shown: (() => readonly TranscriptEntry[]) | null,
 ): Promise<FoldRecord> {
-	const { sha256, bytes } = await store.put(foldSource(leaves));
+	const { sha256, bytes } = await writeFoldSource(store, leaves);
 	const fallback = { brief: deterministicBrief(leaves), source: "deterministic" as const };
 	const brief =
 		kind === "tools" || !shown ? fallback : await host.writeBrief(leaves, kind, shown()).catch(() => fallback);

@@ -10,6 +10,7 @@ import { plural } from "../actions/shared.ts";
 import type { CommandNames } from "./context-views.ts";
 import { budgetLine, usageLine } from "./context-views.ts";
 import type { StatusModel } from "./model.ts";
+import { storeLines } from "./store-line.ts";
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
@@ -170,6 +171,7 @@ export function renderDetails(m: StatusModel, cmd: CommandNames): string {
 		...observerLines(m),
 		...eventLines(m),
 		...stateLines(m, cmd),
+		...storeLines(m),
 		`Exact originals of the folds are kept in ${m.storeDir}`,
 		`Back to the summary: /${cmd.status} · settings: /${cmd.fold} config`,
 	];

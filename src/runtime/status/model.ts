@@ -8,9 +8,9 @@
 
 import type { PlacedFold } from "../../lattice/index.ts";
 import { markViews, type ServingBudget, type Snapshot, windowTokens } from "../../policy/index.ts";
-import { resolveStoreDir } from "../../store/index.ts";
+import { resolveStoreDir, type StoreUsage } from "../../store/index.ts";
 import { type FoldForest, foldForest, sourcePresence } from "../fold-forest.ts";
-import type { Host } from "../ports.ts";
+import type { Host, SourceStore } from "../ports.ts";
 import type { FoldRuntime } from "../runtime.ts";
 import type { TelemetryView } from "../telemetry.ts";
 
@@ -65,6 +65,8 @@ export interface StatusModel {
 	readonly overhead: number;
 	/** The cost arithmetic rests on assumed prices (the model and the settings give none): no dollars. */
 	readonly pricesAssumed: boolean;
+	/** The fold store's size and this session's share of it (undefined when the store cannot tell). */
+	readonly store: StoreUsage | undefined;
 }
 
 /** The window's size: the host's own estimate when it has one, else chars/4 of the raw transcript. */
@@ -109,6 +111,15 @@ function schedulingOf(runtime: FoldRuntime, snap: Snapshot, telemetry: Telemetry
 	};
 }
 
+/** The store's usage and this session's share (its folds' sources), or undefined when it cannot tell or fails. */
+function storeUsageOf(store: SourceStore, snap: Snapshot): StoreUsage | undefined {
+	try {
+		return store.usage?.([...snap.state.folds.values(), ...snap.known.values()].map((f) => f.sourceSha256));
+	} catch {
+		return undefined;
+	}
+}
+
 /** Builds the status model of the host's session now. */
 export function statusModel(runtime: FoldRuntime, host: Host): StatusModel {
 	const snap = runtime.snapshot(host);
@@ -135,5 +146,6 @@ export function statusModel(runtime: FoldRuntime, host: Host): StatusModel {
 		rate: runtime.calibration.rate,
 		overhead: runtime.calibration.overhead,
 		pricesAssumed: runtime.pricesAssumed(host),
+		store: storeUsageOf(runtime.store(host), snap),
 	};
 }

@@ -99,6 +99,87 @@ export function searchBlobFile(
 	}
 }
 
+/** One blob of a source stored as several (a manifest fold's entries, in order). */
+export interface SearchPart {
+	readonly path: string;
+	readonly sha256: string;
+	readonly bytes: number;
+}
+
+/** A blob to search, or (with `parts`) a source made of several blobs scanned as one. */
+export interface SearchItem {
+	readonly path: string;
+	readonly target: SearchTarget;
+	readonly parts?: readonly SearchPart[];
+}
+
+/** Searches one item: a blob, or the parts of a manifest fold. */
+export function searchItem(item: SearchItem, query: CompiledQuery, options: BlobSearchOptions): BlobSearchResult {
+	return item.parts
+		? searchParts(item.parts, item.target, query, options)
+		: searchBlobFile(item.path, item.target, query, options);
+}
+
+/**
+ * Searches a source stored as `parts` (a manifest fold's entries in order) as one stream: each part
+ * read once, hashed against its own digest and scanned; a part that is missing, altered or not a
+ * regular file fails the whole source, naming the part. The result carries `target.sha256`.
+ */
+export function searchParts(
+	parts: readonly SearchPart[],
+	target: SearchTarget,
+	query: CompiledQuery,
+	options: BlobSearchOptions,
+): BlobSearchResult {
+	const scanner = new BlobScanner(query, { maxHits: options.maxHits, anchors: new Set(target.anchors ?? []), scratch });
+	let total = 0;
+	if (parts.length === 0) scanner.commit(0, true);
+	for (let p = 0; p < parts.length; p++) {
+		const part = parts[p] as SearchPart;
+		const last = p === parts.length - 1;
+		const name = `entry blob ${part.sha256.slice(0, 16)}…`;
+		let fd = -1;
+		try {
+			fd = openSync(part.path, OPEN_FLAGS);
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "ENOENT" || code === "ENOTDIR") return failed(target.sha256, "missing", `${name} missing`);
+			return failed(target.sha256, "unreadable", `${name} cannot be read (${code})`);
+		}
+		try {
+			if (!fstatSync(fd).isFile()) return failed(target.sha256, "unreadable", `${name} is not a regular file`);
+			const hasher = createHash("sha256");
+			let position = 0;
+			for (;;) {
+				const want = Math.min(SEARCH_READ_BYTES, part.bytes - position + 1);
+				const into = scanner.reserve(want);
+				let n = 0;
+				while (n < into.length) {
+					const got = readSync(fd, into, n, into.length - n, position + n);
+					if (got === 0) break;
+					n += got;
+				}
+				const eof = n < into.length;
+				if (position + n > part.bytes)
+					return failed(target.sha256, "mismatch", `${name} is longer than its manifest says`);
+				hasher.update(into.subarray(0, n));
+				position += n;
+				scanner.commit(n, eof && last);
+				if (eof) break;
+			}
+			total += position;
+			const actual = hasher.digest("hex");
+			if (actual !== part.sha256 || position !== part.bytes)
+				return failed(target.sha256, "mismatch", `${name} does not hash to its name`, actual, total);
+		} catch (error) {
+			return failed(target.sha256, "unreadable", (error as Error).message);
+		} finally {
+			closeSync(fd);
+		}
+	}
+	return { sha256: target.sha256, ok: true, ...scanner.outcome() };
+}
+
 /** Searches bytes held in memory (a memory store): hashed and scanned in the same pass. */
 export function searchBlobBytes(
 	bytes: Uint8Array | undefined,

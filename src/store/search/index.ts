@@ -8,9 +8,13 @@ export {
 	type BlobSearchOptions,
 	type BlobSearchResult,
 	SEARCH_READ_BYTES,
+	type SearchItem,
+	type SearchPart,
 	type SearchTarget,
 	searchBlobBytes,
 	searchBlobFile,
+	searchItem,
+	searchParts,
 } from "./blob-search.ts";
 export {
 	type CompiledQuery,

@@ -10,7 +10,7 @@
 import { lstatSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { type BlobSearchResult, type SearchTarget, searchBlobFile } from "./blob-search.ts";
+import { type BlobSearchResult, type SearchItem, searchItem } from "./blob-search.ts";
 import type { CompiledQuery } from "./query.ts";
 import { SEARCH_WORKER_MARK, type SearchBatch } from "./search-worker.ts";
 
@@ -28,10 +28,7 @@ export class SearchUnavailableError extends Error {
 }
 
 /** One blob of a search: its file and its target. */
-export interface PoolItem {
-	readonly path: string;
-	readonly target: SearchTarget;
-}
+export type PoolItem = SearchItem;
 
 export interface PoolSearchOptions {
 	readonly maxHits: number;
@@ -189,7 +186,7 @@ export class SearchPool {
 		for (const b of job.queue.splice(0))
 			for (let i = b.from; i < b.to; i++) {
 				const item = job.items[i] as PoolItem;
-				job.results[i] = searchBlobFile(item.path, item.target, job.query, { maxHits: job.maxHits });
+				job.results[i] = searchItem(item, job.query, { maxHits: job.maxHits });
 			}
 		if (job.running === 0) job.finish(null);
 	}
@@ -252,7 +249,8 @@ function batches(items: readonly PoolItem[]): { batch: number; from: number; to:
 	let from = 0;
 	let bytes = 0;
 	for (let i = 0; i < items.length; i++) {
-		bytes += sizeOf((items[i] as PoolItem).path);
+		const item = items[i] as PoolItem;
+		bytes += item.parts ? item.parts.reduce((sum, p) => sum + p.bytes, 0) : sizeOf(item.path);
 		if (bytes >= SEARCH_BATCH_BYTES || i + 1 - from >= SEARCH_BATCH_BLOBS || i + 1 === items.length) {
 			out.push({ batch: out.length, from, to: i + 1 });
 			from = i + 1;
@@ -277,7 +275,7 @@ async function inThread(items: readonly PoolItem[], query: CompiledQuery, option
 	for (let i = 0; i < items.length; i++) {
 		if (Date.now() > deadline) return { results, stopped: `the ${options.timeLimitMs} ms time limit`, workers: 0 };
 		const item = items[i] as PoolItem;
-		results[i] = searchBlobFile(item.path, item.target, query, { maxHits: options.maxHits });
+		results[i] = searchItem(item, query, { maxHits: options.maxHits });
 		if (i % 16 === 15) await new Promise((r) => setImmediate(r));
 	}
 	return { results, stopped: null, workers: 0 };

@@ -5,7 +5,7 @@
 // else it does nothing.
 
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import { type SearchTarget, searchBlobFile } from "./blob-search.ts";
+import { type SearchItem, searchItem } from "./blob-search.ts";
 import type { CompiledQuery } from "./query.ts";
 
 /** workerData key that marks a thread spawned as a search worker. */
@@ -14,7 +14,7 @@ export const SEARCH_WORKER_MARK = "piFoldSearchWorker";
 /** One batch of blobs for a worker. */
 export interface SearchBatch {
 	readonly batch: number;
-	readonly items: readonly { readonly path: string; readonly target: SearchTarget }[];
+	readonly items: readonly SearchItem[];
 	readonly query: CompiledQuery;
 	readonly maxHits: number;
 }
@@ -24,9 +24,7 @@ function serve(): void {
 	if (isMainThread || !port || (workerData as Record<string, unknown> | null)?.[SEARCH_WORKER_MARK] !== true) return;
 	port.on("message", (message: SearchBatch) => {
 		try {
-			const results = message.items.map((item) =>
-				searchBlobFile(item.path, item.target, message.query, { maxHits: message.maxHits }),
-			);
+			const results = message.items.map((item) => searchItem(item, message.query, { maxHits: message.maxHits }));
 			port.postMessage({ batch: message.batch, results });
 		} catch (error) {
 			port.postMessage({ batch: message.batch, error: error instanceof Error ? error.message : String(error) });
