@@ -16,7 +16,8 @@
 export { buildFoldTree, looksLikeManifest, type Manifest } from "../verify/index.ts";
 export { defaultFallbackRoot, resolveStoreDir, sessionKey } from "./dir.ts";
 export { FILE_CHECK_MAX_BYTES, FileChecker, type FileState, type ReadStamp, resolveReadPath } from "./file-check.ts";
-export { FoldStore, type FoldStoreOptions, type ManifestShown, type VerifyEvent } from "./fold-store.ts";
+export { FoldStore } from "./fold-store.ts";
+export type { FoldStoreOptions, ManifestShown, VerifyEvent } from "./fold-store-options.ts";
 export { collectGarbage, type GcResult, type Unreferenced } from "./gc.ts";
 export { DEFAULT_RETENTION_DAYS, type GcOptions, gcOptionsSchema, parseGcOptions } from "./gc-options.ts";
 export * from "./search/index.ts";

@@ -4,7 +4,7 @@
 // from the store (not rebuilt from session entries), verifies, and peeks and expands in Pi; what only
 // the deleted session referenced is gone; `pi-fold verify` finds the store clean.
 
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 import type { FoldRecord } from "../../src/lattice/index.ts";
@@ -132,11 +132,16 @@ describe("gc beside sessions on disk", () => {
 		expect(young.removed.count).toBe(0);
 		// A blob that stays is missing: gc names it and removes nothing.
 		const storeDir = `${dir}/pi-fold-store`;
-		const root = (await import("node:fs")).readFileSync(
-			`${storeDir}/sha256/${fold.sourceSha256.slice(0, 2)}/${fold.sourceSha256}`,
-			"utf8",
-		);
-		const leaf = /\nL ([0-9a-f]{64}) /.exec(root)?.[1] as string;
+		const blobText = (sha: string) => readFileSync(`${storeDir}/sha256/${sha.slice(0, 2)}/${sha}`, "utf8");
+		// The first entry blob beneath the root: its children may be inner nodes (grouped by content).
+		let manifest = blobText(fold.sourceSha256);
+		let leaf = /\nL ([0-9a-f]{64}) /.exec(manifest)?.[1];
+		while (leaf === undefined) {
+			const node = /\nN ([0-9a-f]{64}) /.exec(manifest)?.[1];
+			if (node === undefined) throw new Error(`fold ${fold.id}: a manifest with neither entries nor nodes`);
+			manifest = blobText(node);
+			leaf = /\nL ([0-9a-f]{64}) /.exec(manifest)?.[1];
+		}
 		rmSync(`${storeDir}/sha256/${leaf.slice(0, 2)}/${leaf}`);
 		const refused = await collectGarbage(dir, { apply: true, retentionDays: 0 });
 		expect(refused.problems.join("\n")).toMatch(
