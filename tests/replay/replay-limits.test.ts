@@ -24,7 +24,7 @@ afterAll(cleanupTempDirs);
 const WINDOW = 16_000;
 const PROVIDER = "anthropic";
 const MODEL = "claude-sonnet-4-5";
-const int = (n: number) => n.toLocaleString("en-US");
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /** The four lines from "Model:" on, as an 80-column terminal shows them. */
 function limitLines(text: string): string[] {
@@ -169,7 +169,7 @@ describe("what a person would ask about the replay", () => {
 		const roomy = await replaySession(file, { window: 100_000, maxOutput: 1000 });
 		const peak = roomy.pifold.peak;
 		// A window just above the peak, and a reserve that puts pi-fold's limit well under it.
-		const tight = await replaySession(file, { window: peak + 100, maxOutput: Math.round(peak / 2) });
+		const tight = await replaySession(file, { window: Math.ceil(peak) + 100, maxOutput: Math.round(peak / 2) });
 		const over = tight.pifold.requests.filter((q) => q.prompt > tight.budget);
 		expect(over.length).toBeGreaterThan(0);
 		const text = at80(renderReplay(tight, "s.jsonl")).join(" ");
