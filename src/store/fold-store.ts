@@ -53,12 +53,7 @@ import {
 	writeBlob,
 } from "../verify/index.ts";
 import { exists, freshen, headIsManifest, sliceOf, sweepQuietly } from "./blob-files.ts";
-import {
-	checkBytes,
-	checkDigest,
-	type FoldStoreOptions,
-	type ManifestShown,
-} from "./fold-store-options.ts";
+import { checkBytes, checkDigest, type FoldStoreOptions, type ManifestShown } from "./fold-store-options.ts";
 import type { CompiledQuery, PoolItem, PoolSearchRun, SearchTarget } from "./search/index.ts";
 import { sharedSearchPool } from "./search/index.ts";
 import { MAX_SOURCE_TEXT_BYTES, refused, SourceVerificationError } from "./source-error.ts";
