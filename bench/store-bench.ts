@@ -14,10 +14,11 @@ import { type FoldRecord, foldId, foldSource } from "../src/lattice/index.ts";
 import { resolveOptions } from "../src/options/index.ts";
 import type { BranchView } from "../src/policy/index.ts";
 import { FoldRuntime, leafBlobs, readBoundSlice } from "../src/runtime/index.ts";
-import { drive, SimSession, syntheticSession } from "../src/simulate/index.ts";
+import { drive, SimSession } from "../src/simulate/index.ts";
 import { FoldStore } from "../src/store/index.ts";
 import type { TranscriptEntry } from "../src/transcript/index.ts";
 import { BLOBS_DIR, readVerifiedRange } from "../src/verify/index.ts";
+import { readHeavySession } from "./read-heavy-session.ts";
 
 export interface StoreBytesRow {
 	readonly window: number;
@@ -55,16 +56,7 @@ async function sessionBytes(window: number, work: string): Promise<StoreBytesRow
 	const store = new FoldStore(dir, { durable: false });
 	const runtime = new FoldRuntime(resolveOptions({ summarizer: "deterministic" }), () => store);
 	const sim = new SimSession({ model: { contextWindow: window, maxTokens: 4_096 } });
-	const messages = syntheticSession({
-		seed: 21,
-		prompts: 10,
-		turnsPerPrompt: 20,
-		maxBatch: 3,
-		resultChars: [2_000, 12_000],
-		writeShare: 0,
-		thinkingChars: 0,
-		sized: [{ turn: 120, chars: window * 6 }],
-	});
+	const messages = readHeavySession(window);
 	await drive(runtime, sim, messages);
 	let historyBytes = 0;
 	const folds = new Map<string, number>();

@@ -9,10 +9,11 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readHeavySession } from "../../bench/read-heavy-session.ts";
 import { foldSource } from "../../src/lattice/index.ts";
 import { resolveOptions } from "../../src/options/index.ts";
 import { FoldRuntime } from "../../src/runtime/index.ts";
-import { drive, SimSession, syntheticSession } from "../../src/simulate/index.ts";
+import { drive, SimSession } from "../../src/simulate/index.ts";
 import { FoldStore } from "../../src/store/index.ts";
 import type { TranscriptEntry } from "../../src/transcript/index.ts";
 import { BLOBS_DIR, decodeManifest, looksLikeManifest } from "../../src/verify/index.ts";
@@ -38,16 +39,7 @@ async function measure(window: number) {
 	const store = new FoldStore(dir, { durable: false });
 	const runtime = new FoldRuntime(resolveOptions({ summarizer: "deterministic" }), () => store);
 	const sim = new SimSession({ model: { contextWindow: window, maxTokens: 4_096 } });
-	const messages = syntheticSession({
-		seed: 21,
-		prompts: 10,
-		turnsPerPrompt: 20,
-		maxBatch: 3,
-		resultChars: [2_000, 12_000],
-		writeShare: 0,
-		thinkingChars: 0,
-		sized: [{ turn: 120, chars: window * 6 }],
-	});
+	const messages = readHeavySession(window);
 	const result = await drive(runtime, sim, messages);
 	expect(result.errors).toEqual([]);
 	const records = foldRecords(sim);
