@@ -29,18 +29,16 @@ import {
 	type Excerpts,
 	excerptOversized,
 	type Occupancy,
-	RECEIPT_MAX_CHARS,
-	receiptText,
 	receiptType,
 	runCommit,
 } from "./commit/index.ts";
+import { commitDrafts } from "./commit-drafts.ts";
 import { compactionDecision } from "./compaction-decision.ts";
 import { type Calibration, inEstimatedTokens, SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { newestUnitName, RequestEstimator } from "./request-estimate.ts";
 import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
 import { type CompactionNote, Telemetry } from "./telemetry.ts";
-import { messagesBeforeFirst } from "./window-position.ts";
 
 /** Builds the fold store for a directory (tests substitute a store that fails on purpose). */
 export type StoreFactory = (dir: string) => SourceStore;
@@ -316,42 +314,17 @@ export class FoldRuntime {
 		return { excerpts, snap };
 	}
 
-	/** The proposal's drafts: the edits, the chained commit record and (automatic commits) the receipt. */
+	/** The proposal's drafts (commit-drafts.ts); the actors of the epoch it closes are forgotten. */
 	private drafts(planned: CommitOutcome, assumedPrices: boolean): BoundaryDraft[] {
-		const { body, snap } = planned;
-		const record = this.log.chain(body, snap.state.lastDigest);
 		this.actors.clear();
-		const automatic = this.options.foldScheduling !== "immediate" || planned.ladder.length > 0;
-		const originOf = (id: string) =>
-			planned.ladder.includes(id) ||
-			(planned.snap.known.get(id) ?? planned.snap.state.pendingMarks.get(id)?.fold)?.origin !== "agent"
-				? ("ladder" as const)
-				: ("agent" as const);
-		const text = automatic ? receiptText(body, this.options.brandNoun, originOf, planned.freed, assumedPrices) : null;
-		const receipt = text === null ? null : text.slice(0, RECEIPT_MAX_CHARS);
-		this.telemetry.recordCommit(
-			{
-				seq: body.seq,
-				reason: body.reason,
-				edits: planned.drafts.length,
-				applied: body.applied,
-				freedTokens: planned.freed,
-				prediction: planned.prediction ?? undefined,
-				force: body.force,
-				firstEdit: messagesBeforeFirst(
-					snap.view,
-					planned.drafts.flatMap((d) => (d.type === "context_edit" ? [d.targetId] : [])),
-				),
-			},
-			receipt,
-		);
-		const out: BoundaryDraft[] = [
-			...planned.drafts,
-			{ type: "custom", customType: this.names.decisionEntryType, data: record },
-		];
-		if (receipt !== null)
-			out.push({ type: "custom_message", customType: this.receiptType, content: receipt, display: false });
-		return out;
+		return commitDrafts(planned, {
+			options: this.options,
+			chain: (body, last) => this.log.chain(body, last),
+			decisionEntryType: this.names.decisionEntryType,
+			receiptType: this.receiptType,
+			telemetry: this.telemetry,
+			assumedPrices,
+		});
 	}
 
 	/** Reports refusals of a commit (named, once each) and keeps them for status. */

@@ -65,8 +65,11 @@ export interface StatusModel {
 	readonly overhead: number;
 	/** The cost arithmetic rests on assumed prices (the model and the settings give none): no dollars. */
 	readonly pricesAssumed: boolean;
-	/** The fold store's size and this session's share of it (undefined when the store cannot tell). */
-	readonly store: StoreUsage | undefined;
+	/**
+	 * The fold store's size and this session's share of it (undefined when the store cannot tell):
+	 * read from disk when called, so only `/context details`, which shows it, pays for the walk.
+	 */
+	readonly store: () => StoreUsage | undefined;
 }
 
 /** The window's size: the host's own estimate when it has one, else chars/4 of the raw transcript. */
@@ -146,6 +149,6 @@ export function statusModel(runtime: FoldRuntime, host: Host): StatusModel {
 		rate: runtime.calibration.rate,
 		overhead: runtime.calibration.overhead,
 		pricesAssumed: runtime.pricesAssumed(host),
-		store: storeUsageOf(runtime.store(host), snap),
+		store: () => storeUsageOf(runtime.store(host), snap),
 	};
 }

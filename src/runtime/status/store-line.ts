@@ -11,7 +11,7 @@ const size = (bytes: number) =>
 
 /** The line, or none when the store cannot tell its size. */
 export function storeLines(m: Pick<StatusModel, "store">): string[] {
-	const s = m.store;
+	const s = m.store();
 	if (!s) return [];
 	return [
 		`Fold store: ${size(s.bytes)} in ${plural(s.blobs, "blob")} (each once); this session's folds: ${size(s.sessionBytes)}`,
