@@ -113,26 +113,27 @@ const common = {
 } satisfies Partial<ArmDefinition>;
 
 /**
- * The curating agent every tool-calling pi-fold arm runs (issue 3: when a fact is not visible it
- * uses what the arm offers, the brief's handle then peek or expand, before rereading from disk):
- * it folds each handed-in stage, answers from briefs and peeks, and takes revisited files back
- * from their folds.
+ * How every tool-calling pi-fold arm's agent recalls (issue 3: when a fact is not visible it uses what
+ * the tool offers, search, then the brief's handle, peek or expand, before rereading from disk): it
+ * answers from briefs, search matches and peeks, and takes revisited files back from their folds.
  */
-const agent = {
+const recall = {
 	routes: [briefRoute, searchRoute, pointerRoute, peekRoute],
-	beforeSubmit: handIn,
 	augmentView: addPeekedReads,
 	recoverFiles: recoverListed,
 } satisfies Partial<ArmDefinition>;
+
+/** The curating agent: `recall`, and at each hand-in it marks the finished stages with its own briefs. */
+const agent = { ...recall, beforeSubmit: handIn } satisfies Partial<ArmDefinition>;
 
 export const PIFOLD_ARMS: readonly ArmDefinition[] = [
 	{
 		...common,
 		name: "pifold-ladder",
 		description:
-			"pi-fold's defaults (cost scheduling, session-model briefs when they pay), Pi's compaction on; the agent never calls the tool: the automatic ladder alone",
+			"pi-fold's defaults (cost scheduling, session-model briefs when they pay), Pi's compaction on; the agent never folds, so the automatic ladder alone does; a fact it cannot see it recalls as the tool's guidelines say (search, then peek or expand) before rereading from disk",
 		extensions: withPiFold({}),
-		routes: [briefRoute],
+		...recall,
 	},
 	{
 		...common,
@@ -165,5 +166,13 @@ export const PIFOLD_ARMS: readonly ArmDefinition[] = [
 			"pifold-agent with pi-fold's total window pinned to 272,000 (providerTotalWindow, where the long-context tier starts), as the spec's transport descriptor ran; not a default arm",
 		extensions: withPiFold({}, true),
 		...agent,
+	},
+	{
+		...common,
+		name: "pifold-ladder-blind",
+		description:
+			"pifold-ladder with an agent that never calls the tool at all: answers only from what the window shows, rereads from disk otherwise (the lower bound of recall); not a default arm",
+		extensions: withPiFold({}),
+		routes: [briefRoute],
 	},
 ];

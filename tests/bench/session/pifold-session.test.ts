@@ -3,7 +3,8 @@
 // provider saw is a pi-fold commit (none unattributed); the agent's folds keep the window small and its briefs answer
 // receipt probes; with briefs that leave receipts out, a receipt that only ever existed in a tool result comes back
 // through `search`; a revisited file whose folded read is current is not read again; epoch scheduling lands the same
-// marks in fewer rewrites; the ladder alone keeps the budget.
+// marks in fewer rewrites; the ladder alone keeps the budget, and its agent recalls what the window lost through
+// the tool (search, peek) where the blind one rereads from disk.
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ArmDefinition, getArm, listArms, registerArm } from "../../../bench/session/arms.ts";
@@ -19,6 +20,7 @@ const MAX_TOKENS = 16_384;
 let corpus: Corpus;
 let plan: Plan;
 const runs = new Map<string, ArmRun>();
+const ALL = ["pifold-immediate", "pifold-epoch", "pifold-ladder", "test-pifold-terse", "test-pifold-rereader"];
 
 function run(name: string): ArmRun {
 	const r = runs.get(name);
@@ -47,11 +49,9 @@ beforeAll(async () => {
 		};
 		registerArm(rereader);
 	}
-	for (const name of ["pifold-immediate", "pifold-epoch", "pifold-ladder", "test-pifold-terse", "test-pifold-rereader"])
+	for (const name of [...ALL, "pifold-ladder-blind"])
 		runs.set(name, await runArm(getArm(name), plan, corpus, { window: WINDOW, maxTokens: MAX_TOKENS }));
 }, 240_000);
-
-const ALL = ["pifold-immediate", "pifold-epoch", "pifold-ladder", "test-pifold-terse", "test-pifold-rereader"];
 
 describe("every pi-fold arm on a 16-stage plan", () => {
 	it.each(ALL)("%s completes every stage, never sends a request over the window and never compacts", (name) => {
@@ -139,11 +139,24 @@ describe("scheduling", () => {
 		expect(ledgerTotals(epoch.ledger).freshInput).toBeLessThan(ledgerTotals(immediate.ledger).freshInput);
 	});
 
-	it("the ladder alone (the agent never calls the tool) folds stale reads and keeps the window inside the budget", () => {
-		const r = run("pifold-ladder");
-		expect(r.metrics?.foldCalls).toBe(0);
-		expect(r.metrics?.peeks).toBe(0);
-		expect(r.metrics?.ladderFolds).toBeGreaterThan(0);
-		expect(ledgerTotals(r.ledger).peakContext).toBeLessThanOrEqual(pifoldServingBudget(WINDOW, MAX_TOKENS));
+	it("the ladder alone (the agent never folds) folds stale reads and keeps the window inside the budget", () => {
+		for (const name of ["pifold-ladder", "pifold-ladder-blind"]) {
+			const r = run(name);
+			expect(r.metrics?.foldCalls).toBe(0);
+			expect(r.metrics?.agentMarks ?? 0).toBe(0);
+			expect(r.metrics?.ladderFolds).toBeGreaterThan(0);
+			expect(ledgerTotals(r.ledger).peakContext).toBeLessThanOrEqual(pifoldServingBudget(WINDOW, MAX_TOKENS));
+		}
+	});
+
+	it("under the ladder, a fact the window no longer shows is recalled through the tool, not reread from disk", () => {
+		const recalling = run("pifold-ladder");
+		const blind = run("pifold-ladder-blind");
+		const recalled = (r: ArmRun) => (r.routes.search ?? 0) + (r.routes.peek ?? 0) + (r.routes.expand ?? 0);
+		expect(blind.metrics?.peeks).toBe(0);
+		expect(blind.metrics?.recall?.searches ?? 0).toBe(0);
+		expect(recalled(blind)).toBe(0);
+		expect(recalled(recalling)).toBeGreaterThan(0);
+		expect(recalling.record.reads.length).toBeLessThan(blind.record.reads.length);
 	});
 });

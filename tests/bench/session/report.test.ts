@@ -130,7 +130,7 @@ describe("pi-fold demo flags", () => {
 
 	it("refuses an unknown arm, naming the known ones", async () => {
 		await expect(runDemo({ arms: ["pifold-nothing"], progress: false, out })).rejects.toThrow(
-			/unknown arm "pifold-nothing"; known arms: native, native-tuned, unmanaged, pifold-ladder, pifold-immediate, pifold-epoch, pifold-agent, pifold-agent-272k/,
+			/unknown arm "pifold-nothing"; known arms: native, native-tuned, unmanaged, pifold-ladder, pifold-immediate, pifold-epoch, pifold-agent, pifold-agent-272k, pifold-ladder-blind/,
 		);
 	});
 });
