@@ -8,6 +8,12 @@ import type { Unit } from "./transcript-types.ts";
 export const FRESH_TAIL_UNITS = 6;
 /** The fresh tail never covers more than this share of the serving budget (chars / 4 as tokens)... */
 export const FRESH_TAIL_MAX_BUDGET_SHARE = 0.25;
+/**
+ * ...nor more than this many tokens (chars / 4), whatever the window: on a large window six units
+ * can hold two whole stages of work, which every commit then rewrites (docs/policy.md, "The fresh
+ * tail's cap").
+ */
+export const FRESH_TAIL_MAX_TOKENS = 20_000;
 /** ...but always keeps at least this many newest units, however small the window. */
 export const FRESH_TAIL_MIN_UNITS = 2;
 /** Pi's built-in read-only tools: the default `readOnlyTools`. */
@@ -16,12 +22,13 @@ export const DEFAULT_READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "gr
 /**
  * Index of the first unit of the fresh tail. The tail is the newest FRESH_TAIL_UNITS units, shrunk
  * (never below FRESH_TAIL_MIN_UNITS) while it would hold more than FRESH_TAIL_MAX_BUDGET_SHARE of
- * `budgetTokens`, so it shrinks proportionally on small windows. The user unit that opened the
+ * `budgetTokens` or more than FRESH_TAIL_MAX_TOKENS, so it shrinks proportionally on small windows
+ * and stays the same size on large ones. The user unit that opened the
  * running turn (the last user unit) is also inside the protected range.
  */
 export function freshTailStart(units: readonly Unit[], budgetTokens: number): number {
 	let start = Math.max(0, units.length - FRESH_TAIL_UNITS);
-	const limitChars = budgetTokens * 4 * FRESH_TAIL_MAX_BUDGET_SHARE;
+	const limitChars = Math.min(budgetTokens * FRESH_TAIL_MAX_BUDGET_SHARE, FRESH_TAIL_MAX_TOKENS) * 4;
 	let chars = 0;
 	for (let u = start; u < units.length; u++) chars += (units[u] as Unit).chars;
 	while (units.length - start > FRESH_TAIL_MIN_UNITS && chars > limitChars) {

@@ -4,6 +4,7 @@ export { contentText } from "./content.ts";
 export {
 	DEFAULT_READ_ONLY_TOOLS,
 	FRESH_TAIL_MAX_BUDGET_SHARE,
+	FRESH_TAIL_MAX_TOKENS,
 	FRESH_TAIL_MIN_UNITS,
 	FRESH_TAIL_UNITS,
 	freshTailStart,

@@ -36,7 +36,12 @@ import {
 import { KEEP_RAW_MAX_BUDGET_SHARE } from "../../src/runtime/commit/cost-gate.ts";
 import { EXCERPT_CAP_BYTES } from "../../src/runtime/commit/excerpts.ts";
 import { RECEIPT_MAX_CHARS, receiptText } from "../../src/runtime/index.ts";
-import { FRESH_TAIL_MAX_BUDGET_SHARE, FRESH_TAIL_MIN_UNITS, FRESH_TAIL_UNITS } from "../../src/transcript/index.ts";
+import {
+	FRESH_TAIL_MAX_BUDGET_SHARE,
+	FRESH_TAIL_MAX_TOKENS,
+	FRESH_TAIL_MIN_UNITS,
+	FRESH_TAIL_UNITS,
+} from "../../src/transcript/index.ts";
 
 describe("the named constants", () => {
 	it("hold the spec's defaults", () => {
@@ -51,6 +56,7 @@ describe("the named constants", () => {
 			TAIL_IMMEDIATE_MESSAGES,
 			FRESH_TAIL_UNITS,
 			FRESH_TAIL_MAX_BUDGET_SHARE,
+			FRESH_TAIL_MAX_TOKENS,
 			FRESH_TAIL_MIN_UNITS,
 			BRIEF_MAX_CHARS,
 			BRIEF_MIN_CHARS,
@@ -80,6 +86,7 @@ describe("the named constants", () => {
 			TAIL_IMMEDIATE_MESSAGES: 4,
 			FRESH_TAIL_UNITS: 6,
 			FRESH_TAIL_MAX_BUDGET_SHARE: 0.25,
+			FRESH_TAIL_MAX_TOKENS: 20_000,
 			FRESH_TAIL_MIN_UNITS: 2,
 			BRIEF_MAX_CHARS: 1_200,
 			BRIEF_MIN_CHARS: 12,

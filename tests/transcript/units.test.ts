@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
 	canonicalJson,
 	DEFAULT_READ_ONLY_TOOLS,
+	FRESH_TAIL_MAX_TOKENS,
 	FRESH_TAIL_MIN_UNITS,
 	FRESH_TAIL_UNITS,
 	freshTailStart,
@@ -90,6 +91,19 @@ describe("the fresh tail", () => {
 		expect(freshTailStart(units, newest(4))).toBe(units.length - 4);
 		expect(freshTailStart(units, newest(4) - 1)).toBe(units.length - 3);
 		expect(freshTailStart(units, newest(6))).toBe(units.length - 6);
+	});
+
+	it("holds at most FRESH_TAIL_MAX_TOKENS however large the window", () => {
+		// Six big tool batches of 8,000 tokens each (32,000 characters): on a 1M window the quarter
+		// would keep all six (48,000 tokens); the cap keeps the newest two (16,000).
+		const big = Array.from({ length: 8 }, (_, i) => readBatch(`g${i}`, [`h${i}`], () => "x".repeat(32_000))).flat();
+		const bigUnits = toUnits([user("u1", "go"), ...big]);
+		const start = freshTailStart(bigUnits, 1_000_000);
+		const held = bigUnits.slice(start).reduce((sum, u) => sum + u.chars, 0) / 4;
+		expect(held).toBeLessThanOrEqual(FRESH_TAIL_MAX_TOKENS);
+		expect(bigUnits.length - start).toBe(2);
+		// The same batches on a 100k window (a quarter is 25,000): the token cap binds first there too.
+		expect(freshTailStart(bigUnits, 100_000)).toBe(start);
 	});
 
 	it("shrinks on a small window but never below the minimum", () => {
