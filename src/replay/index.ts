@@ -24,6 +24,7 @@ export {
 	DEFAULT_MAX_OUTPUT,
 	type EstimatedRequest,
 	type PiFoldFigures,
+	predictedCost,
 	type ReplayOptions,
 	type ReplayResult,
 	replaySession,

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import {
 	LimitsError,
 	parseSessionFile,
+	predictedCost,
 	type ReplayOptions,
 	type ReplayResult,
 	replaySession,
@@ -49,7 +50,7 @@ export async function replayFolder(
 }
 
 const recordedTotal = (r: ReplayResult) => r.recordedCost.dollars + r.recordedCost.summaries;
-const pifoldTotal = (r: ReplayResult) => r.pifold.cost + r.pifold.briefs.cost;
+const pifoldTotal = (r: ReplayResult) => predictedCost(r);
 
 /** What a row adds in words: pi-fold already ran, overflows, an early stop. */
 function notes(r: ReplayResult): string {
