@@ -7,7 +7,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseSessionFile, predictedCost, replaySession } from "../../src/replay/index.ts";
+import { parseSessionFile, replaySession } from "../../src/replay/index.ts";
 import { PRICES } from "./ledger.ts";
 import type { Report } from "./session-report.ts";
 import { markdownRow, type SweepVerdict, verdictRows } from "./sweep-targets.ts";
@@ -61,7 +61,7 @@ export async function replayAgainstBenchmark(report: Report, dir: string): Promi
 		window,
 		notComparable: null,
 		predicted: {
-			cost: predictedCost(r),
+			cost: r.pifold.cost + r.pifold.briefs.cost,
 			folds: r.pifold.commits,
 			overflows: r.pifold.overflows.length,
 		},

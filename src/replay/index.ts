@@ -24,7 +24,6 @@ export {
 	DEFAULT_MAX_OUTPUT,
 	type EstimatedRequest,
 	type PiFoldFigures,
-	predictedCost,
 	type ReplayOptions,
 	type ReplayResult,
 	replaySession,

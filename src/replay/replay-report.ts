@@ -8,7 +8,7 @@ import { niceStep } from "../chart/index.ts";
 import { QUIET_OCCUPANCY } from "../policy/index.ts";
 import type { Prices } from "./recorded-session.ts";
 import { chartNote, divergenceNote, limitsLines, overLimitNote } from "./replay-notes.ts";
-import { predictedCost, type ReplayResult } from "./replay-session.ts";
+import type { ReplayResult } from "./replay-session.ts";
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const usd = (n: number) => `$${n.toFixed(2)}`;
@@ -40,13 +40,6 @@ function briefsCell(r: ReplayResult): string {
 	return `${b.calls} brief${b.calls === 1 ? "" : "s"} (${usd(b.cost)}, no cache)`;
 }
 
-/** The recalls the replay estimates, as their row shows them. */
-function recallsCell(r: ReplayResult): string {
-	const c = r.pifold.recalls;
-	if (c.recalls === 0) return "none estimated";
-	return `${c.recalls} estimated (${c.requests} requests, ${usd(c.cost)})`;
-}
-
 /** The side-by-side text. `source` names the file; `chartPath` where the chart went, if written. */
 export function renderReplay(r: ReplayResult, source: string, chartPath?: string): string {
 	const n = r.native;
@@ -72,8 +65,11 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		row("Output tokens", int(n.requests.output), `${int(f.output)} (the same replies)`),
 		row("Cost of the requests", usd(r.recordedCost.dollars), usd(f.cost)),
 		row("Summary requests", `${n.summaries.calls} (${usd(r.recordedCost.summaries)})`, briefsCell(r)),
-		row("Recalls", "-", recallsCell(r)),
-		row("Total cost", usd(r.recordedCost.dollars + r.recordedCost.summaries), usd(predictedCost(r))),
+		row(
+			"Total cost",
+			usd(r.recordedCost.dollars + r.recordedCost.summaries),
+			usd(r.pifold.cost + r.pifold.briefs.cost),
+		),
 		row("Peak request", int(n.peak), int(f.peak)),
 		row(
 			"Compactions / folds",
@@ -87,7 +83,7 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		),
 		"",
 		`Every folded entry stays in pi-fold's fold store byte for byte, addressed and verified by SHA-256; peek or expand brings it back.`,
-		"Recalls: the replay sends the session's own replies, written by an agent that could still see what pi-fold would have folded. Where a reply, or what it answers, names a file whose latest read the request under pi-fold no longer shows, or quotes a token (a receipt, a key, an id) the request lacks, a pi-fold agent would search and then peek: two requests more (one when the reply reads that file again), estimated and counted in the total. Left out: a fact used without naming its file or quoting it.",
+		"Left out: the replay sends the session's own replies, so it cannot see an agent going back to what pi-fold folded (a peek, a search, a file read again); each costs a request more than this estimate.",
 		`Estimates: the simulator's count of each request times ${r.calibration.slope.toFixed(3)}, plus ${int(r.calibration.intercept)} tokens a request the file does not carry (system prompt and tools), fitted on the same session as it ran.`,
 		`Estimator check: that session as it ran, estimated the same way: ${int(r.check.prompt)} prompt tokens, ${usd(r.check.cost)} (recorded: ${int(n.requests.input + n.requests.cacheRead + n.requests.cacheWrite)}, ${usd(r.recordedCost.dollars)}).`,
 	];

@@ -3,8 +3,7 @@
 // an in-memory fold store), each request billed by a positional prefix cache with the session's own
 // idle times. The briefs the options would have the model write are priced as that model would bill
 // them (their whole request fresh, no cache, at the session's prices), their text the built-in
-// brief (replay-briefs.ts); a reply that quotes what pi-fold had folded away is priced a recall
-// (replay-recalls.ts). A pi-fold request the estimate puts over the window is reported as an
+// brief (replay-briefs.ts). A pi-fold request the estimate puts over the window is reported as an
 // overflow, never priced silently. The simulator counts characters / 4; to put its estimates in
 // the session's own tokens, the session is also simulated as it ran (compactions and all) and an
 // intercept and a slope are fitted from that simulation's request sizes to the file's recorded
@@ -22,7 +21,6 @@ import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
 import { impliedPrices, type NativeFigures, nativeFigures, type Prices, type promptOf } from "./recorded-session.ts";
 import { type BriefBill, BriefMeter } from "./replay-briefs.ts";
 import { type Calibration, calibratedBill, fitCalibration } from "./replay-calibration.ts";
-import { type RecallBill, RecallMeter } from "./replay-recalls.ts";
 import type { SessionFile } from "./session-file.ts";
 
 /** Output tokens reserved per request when the caller does not say (Pi's default reserve). */
@@ -74,8 +72,6 @@ export interface PiFoldFigures {
 	readonly foldedBytes: number;
 	/** The briefs the options would have the model write: their requests and what they cost. */
 	readonly briefs: BriefBill;
-	/** The recalls a pi-fold agent would make that the recorded replies cannot show (replay-recalls.ts). */
-	readonly recalls: RecallBill;
 	/** Replies (1-based) whose request the estimate puts over the model's window: a live session would have overflowed. */
 	readonly overflows: readonly number[];
 	/** Why the replay stopped early (pi-fold's fence), or null. */
@@ -232,17 +228,8 @@ async function runPiFold(
 		const c = calibratedBill(calibration, u);
 		return { promptTokens: c.prompt, cacheRead: c.cacheRead, fresh: c.fresh, output: u.output };
 	};
-	// A reply quoting what its request no longer shows: a recall the recorded replies cannot show.
-	const recalls = new RecallMeter(messages);
-	const onRequest = (r: SimRequest, shown: readonly TranscriptMessage[]) =>
-		recalls.observe(r.at, shown, calibratedBill(calibration, r).prompt);
-	const result = await drive(runtime, session, messages, { cacheTtlMs: ttl, bill, onRequest });
-	return { messages, runtime, session, result, briefs, recalls };
-}
-
-/** What the replay predicts pi-fold would have cost: its requests, the briefs it writes and the recalls it estimates. */
-export function predictedCost(r: ReplayResult): number {
-	return r.pifold.cost + r.pifold.briefs.cost + r.pifold.recalls.cost;
+	const result = await drive(runtime, session, messages, { cacheTtlMs: ttl, bill });
+	return { messages, runtime, session, result, briefs };
 }
 
 /** Replays `file` through pi-fold; see the module comment for what is estimated and how. */
@@ -295,7 +282,6 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 			peak: requests.reduce((m, r) => Math.max(m, r.prompt), 0),
 			...foldFigures(run.runtime, run.session),
 			briefs: run.briefs.bill(calibration.slope, prices),
-			recalls: run.recalls.bill((fresh, cacheRead, output) => costOf(fresh, cacheRead, output, prices, price.fresh)),
 			overflows,
 			stopped: run.result.stopped ? stopped : null,
 			problems: [...run.result.errors],

@@ -9,7 +9,6 @@ import { join } from "node:path";
 import {
 	LimitsError,
 	parseSessionFile,
-	predictedCost,
 	type ReplayOptions,
 	type ReplayResult,
 	replaySession,
@@ -50,7 +49,7 @@ export async function replayFolder(
 }
 
 const recordedTotal = (r: ReplayResult) => r.recordedCost.dollars + r.recordedCost.summaries;
-const pifoldTotal = (r: ReplayResult) => predictedCost(r);
+const pifoldTotal = (r: ReplayResult) => r.pifold.cost + r.pifold.briefs.cost;
 
 /** What a row adds in words: pi-fold already ran, overflows, an early stop. */
 function notes(r: ReplayResult): string {
