@@ -54,7 +54,7 @@ export const briefRoute: RecoveryRoute = {
 		}
 		const file = q.kind === "line-count" ? questionTarget(q).file : undefined;
 		if (!file) return undefined;
-		const named = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\((\\d+) lines\\)`);
+		const named = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(([\\d,]+) lines?\\)`);
 		const briefs = [
 			...placeholders(view.messages).map((p) => p.brief),
 			...view.results.flatMap((r) =>
@@ -63,7 +63,7 @@ export const briefRoute: RecoveryRoute = {
 		];
 		for (const brief of briefs.reverse()) {
 			const m = named.exec(brief);
-			if (m) return { answer: m[1] as string };
+			if (m) return { answer: (m[1] as string).replaceAll(",", "") };
 		}
 		return undefined;
 	},

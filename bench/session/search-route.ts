@@ -140,8 +140,8 @@ function answerFrom(q: QuestionView, hits: readonly SearchHit[]): string | undef
 			continue;
 		}
 		if (q.kind === "line-count" && target.file) {
-			const m = new RegExp(`${escapeRegex(target.file)} \\((\\d+) lines?\\)`).exec(h.text);
-			if (m) return m[1];
+			const m = new RegExp(`${escapeRegex(target.file)} \\(([\\d,]+) lines?\\)`).exec(h.text);
+			if (m) return (m[1] as string).replaceAll(",", "");
 			continue;
 		}
 		// A definition: a hit in the read result of the file asked about, whose text line defines the symbol.

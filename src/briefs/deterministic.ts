@@ -25,6 +25,18 @@ function excerpt(text: string, limit = EXCERPT_CHARS): string {
 	return codePointLength(flat) <= limit ? flat : `${sliceCodePoints(flat, limit - 1)}…`;
 }
 
+/** Lines of a tool result's text (a trailing newline ends the last line, it does not start another). */
+export function resultLineCount(text: string): number {
+	return (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n").length;
+}
+
+/** Whether a call's target is a file (its path or file argument), so its result's line count means something. */
+function fileArgs(args: unknown): boolean {
+	if (args === null || typeof args !== "object") return false;
+	const a = args as Record<string, unknown>;
+	return typeof a.path === "string" || typeof a.file === "string";
+}
+
 function targetOf(args: unknown): string | undefined {
 	if (args === null || typeof args !== "object") return undefined;
 	const a = args as Record<string, unknown>;
@@ -41,9 +53,15 @@ export function boundBrief(text: string): string {
 	return `${sliceCodePoints(text, BRIEF_MAX_CHARS - 1)}…`;
 }
 
-/** A deterministic brief of `leaves`: same span, same brief, never longer than BRIEF_MAX_CHARS. */
+/**
+ * A deterministic brief of `leaves`: same span, same brief, never longer than BRIEF_MAX_CHARS. A
+ * file a call read is listed with the line count of its result ("src/a.ts (120 lines)").
+ */
 export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 	const calls = new Map<string, string[]>();
+	// Call ids of file-targeted calls: their tool, target, and the line count once the result is in.
+	const fileCalls = new Map<string, { name: string; target: string }>();
+	const lines = new Map<string, number>();
 	let results = 0;
 	let resultChars = 0;
 	let errors = 0;
@@ -53,10 +71,12 @@ export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 		if (message.role === "user" && firstAsk === undefined) firstAsk = excerpt(textOf(message));
 		if (message.role === "assistant") {
 			for (const block of Array.isArray(message.content) ? (message.content as unknown[]) : []) {
-				const b = block as { type?: unknown; name?: unknown; arguments?: unknown };
+				const b = block as { type?: unknown; name?: unknown; arguments?: unknown; id?: unknown };
 				if (b.type !== "toolCall" || typeof b.name !== "string") continue;
 				const list = calls.get(b.name) ?? [];
 				const target = targetOf(b.arguments);
+				if (target !== undefined && typeof b.id === "string" && fileArgs(b.arguments))
+					fileCalls.set(b.id, { name: b.name, target });
 				if (target !== undefined && !list.includes(target)) list.push(target);
 				calls.set(b.name, list);
 			}
@@ -67,12 +87,19 @@ export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 			results++;
 			resultChars += textOf(message).length;
 			if (message.isError === true) errors++;
+			const call = fileCalls.get(message.toolCallId ?? "");
+			if (call && message.isError !== true)
+				lines.set(`${call.name}\u0000${call.target}`, resultLineCount(textOf(message)));
 		}
 	}
 	const parts: string[] = [];
 	if (firstAsk) parts.push(`Asked: "${firstAsk}"`);
 	for (const [name, targets] of calls) {
-		const shown = targets.slice(0, MAX_TARGETS).join(", ");
+		const counted = (t: string) => {
+			const n = lines.get(`${name}\u0000${t}`);
+			return n === undefined ? t : `${t} (${n.toLocaleString("en-US")} line${n === 1 ? "" : "s"})`;
+		};
+		const shown = targets.slice(0, MAX_TARGETS).map(counted).join(", ");
 		const more = targets.length > MAX_TARGETS ? ` and ${targets.length - MAX_TARGETS} more` : "";
 		const tool = escapeUnsafe(name);
 		parts.push(targets.length > 0 ? `${tool}: ${shown}${more}` : `${tool} called`);

@@ -1,5 +1,5 @@
 // Briefs layer: deterministic briefs, bounds and validation of agent-written briefs. Pure.
-export { BRIEF_MAX_CHARS, boundBrief, deterministicBrief } from "./deterministic.ts";
+export { BRIEF_MAX_CHARS, boundBrief, deterministicBrief, resultLineCount } from "./deterministic.ts";
 export { excerptBrief } from "./excerpt.ts";
 export { briefWithListing, LISTING_MAX_CHARS, type NestedCoverage, nestedListing, timeRange } from "./listing.ts";
 export {

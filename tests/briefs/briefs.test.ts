@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BRIEF_MAX_CHARS, boundBrief, briefProblem, deterministicBrief } from "../../src/briefs/index.ts";
+import {
+	BRIEF_MAX_CHARS,
+	boundBrief,
+	briefProblem,
+	deterministicBrief,
+	resultLineCount,
+} from "../../src/briefs/index.ts";
 import { codePointLength } from "../../src/common/index.ts";
 import { readBatch, reply, user } from "../helpers/entries.ts";
 
@@ -12,9 +18,24 @@ describe("deterministic briefs", () => {
 			reply("a", "Both files define Parser."),
 		]);
 		expect(brief).toContain('Asked: "look at the parser"');
-		expect(brief).toContain("read: src/a.ts, src/b.ts");
+		expect(brief).toContain("read: src/a.ts (1 line), src/b.ts (1 line)");
 		expect(brief).toMatch(/2 tool results, [\d,]+ chars/);
 		expect(brief).toContain('Ended: "Both files define Parser."');
+	});
+
+	it("gives each file a call read the line count of its result, and none to a failed read", () => {
+		const body = (p: string) => (p === "src/long.ts" ? `${"line\n".repeat(1_204)}` : "one\ntwo\nthree");
+		const batch = readBatch("b", ["src/long.ts", "src/short.ts", "src/missing.ts"], body);
+		const failed = batch.map((e) =>
+			e.message.role === "toolResult" && e.message.toolCallId === "b-call2"
+				? { ...e, message: { ...e.message, isError: true, content: "ENOENT: no such file" } }
+				: e,
+		);
+		const brief = deterministicBrief(failed);
+		expect(brief).toContain("read: src/long.ts (1,204 lines), src/short.ts (3 lines), src/missing.ts. 3 tool results");
+		expect(resultLineCount("a\nb\n")).toBe(2);
+		expect(resultLineCount("a\nb")).toBe(2);
+		expect(resultLineCount("")).toBe(1);
 	});
 
 	it("is the same for the same span and never longer than the bound", () => {
