@@ -40,6 +40,16 @@ function briefsCell(r: ReplayResult): string {
 	return `${b.calls} brief${b.calls === 1 ? "" : "s"} (${usd(b.cost)}, no cache)`;
 }
 
+/** The session's repeated, unchanged reads, and the total were they a note (nothing when there were none). */
+function heldLine(r: ReplayResult): string[] {
+	const h = r.pifold.heldRereads;
+	if (h.reads === 0 || h.costIfHeld == null) return [];
+	const n = h.reads === 1 ? "1 read" : `${int(h.reads)} reads`;
+	return [
+		`Read again: ${n} of a file the session had already read, unchanged (${int(h.chars)} characters), sent as recorded. Under pi-fold the earlier read is still held, a search away; sent as a one-line note instead, pi-fold's total would be ${usd(h.costIfHeld)}.`,
+	];
+}
+
 /** The side-by-side text. `source` names the file; `chartPath` where the chart went, if written. */
 export function renderReplay(r: ReplayResult, source: string, chartPath?: string): string {
 	const n = r.native;
@@ -83,7 +93,8 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		),
 		"",
 		`Every folded entry stays in pi-fold's fold store byte for byte, addressed and verified by SHA-256; peek or expand brings it back.`,
-		"Left out: the replay sends the session's own replies, so it cannot see an agent going back to what pi-fold folded (a peek, a search, a file read again); each costs a request more than this estimate.",
+		"Left out: the replay sends the session's own replies, so it cannot see an agent going back to what pi-fold folded (a peek, a search); each costs a request more than this estimate.",
+		...heldLine(r),
 		`Estimates: the simulator's count of each request times ${r.calibration.slope.toFixed(3)}, plus ${int(r.calibration.intercept)} tokens a request the file does not carry (system prompt and tools), fitted on the same session as it ran.`,
 		`Estimator check: that session as it ran, estimated the same way: ${int(r.check.prompt)} prompt tokens, ${usd(r.check.cost)} (recorded: ${int(n.requests.input + n.requests.cacheRead + n.requests.cacheWrite)}, ${usd(r.recordedCost.dollars)}).`,
 	];

@@ -3,8 +3,10 @@
 // an in-memory fold store), each request billed by a positional prefix cache with the session's own
 // idle times. The briefs the options would have the model write are priced as that model would bill
 // them (their whole request fresh, no cache, at the session's prices), their text the built-in
-// brief (replay-briefs.ts). A pi-fold request the estimate puts over the window is reported as an
-// overflow, never priced silently. The simulator counts characters / 4; to put its estimates in
+// brief (replay-briefs.ts). A read the session made again of content it had already read, unchanged,
+// is sent as recorded; the total were such reads a short note instead (under pi-fold the earlier read
+// is still held) is estimated beside it (replay-rereads.ts). A pi-fold request the estimate puts over
+// the window is reported as an overflow, never priced silently. The simulator counts characters / 4; to put its estimates in
 // the session's own tokens, the session is also simulated as it ran (compactions and all) and an
 // intercept and a slope are fitted from that simulation's request sizes to the file's recorded
 // ones (replay-calibration.ts); its bill at the same prices is reported beside the recorded one as the
@@ -21,6 +23,7 @@ import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
 import { impliedPrices, type NativeFigures, nativeFigures, type Prices, type promptOf } from "./recorded-session.ts";
 import { type BriefBill, BriefMeter } from "./replay-briefs.ts";
 import { type Calibration, calibratedBill, fitCalibration } from "./replay-calibration.ts";
+import { type HeldRereads, holdRereads } from "./replay-rereads.ts";
 import type { SessionFile } from "./session-file.ts";
 
 /** Output tokens reserved per request when the caller does not say (Pi's default reserve). */
@@ -72,6 +75,8 @@ export interface PiFoldFigures {
 	readonly foldedBytes: number;
 	/** The briefs the options would have the model write: their requests and what they cost. */
 	readonly briefs: BriefBill;
+	/** The session's repeated, unchanged reads (replay-rereads.ts), sent as recorded, and the total were they a note. */
+	readonly heldRereads: HeldRereads;
 	/** Replies (1-based) whose request the estimate puts over the model's window: a live session would have overflowed. */
 	readonly overflows: readonly number[];
 	/** Why the replay stopped early (pi-fold's fence), or null. */
@@ -208,8 +213,12 @@ async function runPiFold(
 	model: SimModel,
 	ttl: number,
 	calibration: Calibration,
+	hold = false,
 ) {
-	const messages = replayMessages(file.branch, file.entries);
+	// A read of what the session had already read, unchanged: sent as recorded, or (`hold`) as a note.
+	const recorded = replayMessages(file.branch, file.entries);
+	const held = holdRereads(recorded);
+	const messages = hold ? held.messages : recorded;
 	const resolved = resolveOptions({
 		...options.options,
 		...(options.scheduling ? { foldScheduling: options.scheduling } : {}),
@@ -229,7 +238,7 @@ async function runPiFold(
 		return { promptTokens: c.prompt, cacheRead: c.cacheRead, fresh: c.fresh, output: u.output };
 	};
 	const result = await drive(runtime, session, messages, { cacheTtlMs: ttl, bill });
-	return { messages, runtime, session, result, briefs };
+	return { messages, runtime, session, result, briefs, held: held.held };
 }
 
 /** Replays `file` through pi-fold; see the module comment for what is estimated and how. */
@@ -249,6 +258,15 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 	const { calibration, check } = calibrate(file, native, model, ttl, price);
 	const run = await runPiFold(file, options, model, ttl, calibration);
 	const requests = estimated(run.result.requests, run.messages, calibration, prices, price.fresh);
+	// The same replay with the session's unchanged rereads sent as a note, for the figure beside them.
+	const asNote = run.held.reads === 0 ? null : await runPiFold(file, options, model, ttl, calibration, true);
+	const costIfHeld =
+		asNote === null
+			? null
+			: estimated(asNote.result.requests, asNote.messages, calibration, prices, price.fresh).reduce(
+					(n, r) => n + r.cost,
+					0,
+				) + asNote.briefs.bill(calibration.slope, prices).cost;
 	const total = (pick: (r: EstimatedRequest) => number) => requests.reduce((n, r) => n + pick(r), 0);
 	// pi-fold's limit as the runtime computes it (the reserve capped below the window).
 	const serving = budgetFor(model, undefined);
@@ -282,6 +300,7 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 			peak: requests.reduce((m, r) => Math.max(m, r.prompt), 0),
 			...foldFigures(run.runtime, run.session),
 			briefs: run.briefs.bill(calibration.slope, prices),
+			heldRereads: { ...run.held, costIfHeld },
 			overflows,
 			stopped: run.result.stopped ? stopped : null,
 			problems: [...run.result.errors],
