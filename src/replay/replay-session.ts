@@ -6,11 +6,11 @@
 // brief (replay-briefs.ts). A read the session made again of content it had already read, unchanged,
 // is sent as recorded; the total were such reads a short note instead (under pi-fold the earlier read
 // is still held) is estimated beside it (replay-rereads.ts). A pi-fold request the estimate puts over
-// the window is reported as an overflow, never priced silently. The simulator counts characters / 4; to put its estimates in
-// the session's own tokens, the session is also simulated as it ran (compactions and all) and an
-// intercept and a slope are fitted from that simulation's request sizes to the file's recorded
-// ones (replay-calibration.ts); its bill at the same prices is reported beside the recorded one as the
-// estimator's check. The runtime's meter is told the calibrated bills, as a live session learns the
+// the window is reported as an overflow, never priced silently. The simulator counts characters / 4;
+// to put its estimates in the session's own tokens, the session is also simulated as it ran
+// (compactions and all) and an intercept and a slope are fitted from that simulation's request sizes
+// to the file's recorded ones (replay-calibration.ts); its bill at the same prices is reported
+// beside the recorded one as the estimator's check. The runtime's meter is told the calibrated bills, as a live session learns the
 // provider's counts, so the policy sizes its commits and its fence in the session's tokens.
 // Pure apart from the in-memory store.
 
