@@ -2,8 +2,8 @@
 // only its settings, extensions and extra recovery routes differ. `native`, `native-tuned` (Pi's compaction set to
 // trigger below the long-context tier, as a cost-aware user would set it) and `unmanaged` are built in; the pi-fold
 // arms (`pifold-ladder`, `pifold-immediate`, `pifold-epoch`, `pifold-agent`, `pifold-agent-272k`,
-// `pifold-ladder-blind`, bench/session/pifold-arms.ts) are registered here too; `registerArm` takes further arms with their extension
-// factories, tools, recovery routes and policy hooks.
+// `pifold-ladder-blind`, bench/session/pifold-arms.ts) are registered here too; `registerArm` takes
+// further arms with their extension factories, tools, recovery routes and policy hooks.
 
 import type { ArmDefinition } from "./arm-types.ts";
 import { PRICES } from "./ledger.ts";

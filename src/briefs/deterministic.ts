@@ -6,6 +6,7 @@
 // Pure.
 
 import { codePointLength, escapeUnsafe, sliceCodePoints } from "../common/index.ts";
+import { isFileReadTool, type ShownRead, shownRead } from "../lattice/index.ts";
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
 import { contentText, toolCallsOf } from "../transcript/index.ts";
 
@@ -30,11 +31,12 @@ export function resultLineCount(text: string): number {
 	return (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n").length;
 }
 
-/** Whether a call's target is a file (its path or file argument), so its result's line count means something. */
-function fileArgs(args: unknown): boolean {
-	if (args === null || typeof args !== "object") return false;
-	const a = args as Record<string, unknown>;
-	return typeof a.path === "string" || typeof a.file === "string";
+/** How a brief names what a file read showed: the whole file's line count, or the range of a partial read. */
+function shownLines(read: ShownRead): string {
+	if (read.lines)
+		return `lines ${read.lines[0].toLocaleString("en-US")}-${(read.lines[0] + read.lines[1] - 1).toLocaleString("en-US")}`;
+	const n = resultLineCount(read.text);
+	return `${n.toLocaleString("en-US")} line${n === 1 ? "" : "s"}`;
 }
 
 function targetOf(args: unknown): string | undefined {
@@ -55,13 +57,14 @@ export function boundBrief(text: string): string {
 
 /**
  * A deterministic brief of `leaves`: same span, same brief, never longer than BRIEF_MAX_CHARS. A
- * file a call read is listed with the line count of its result ("src/a.ts (120 lines)").
+ * file a read returned is listed with its line count ("src/a.ts (120 lines)"), or the lines a
+ * partial read showed ("src/a.ts (lines 1-2,000)"), as src/lattice reads.ts tells them.
  */
 export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 	const calls = new Map<string, string[]>();
-	// Call ids of file-targeted calls: their tool, target, and the line count once the result is in.
-	const fileCalls = new Map<string, { name: string; target: string }>();
-	const lines = new Map<string, number>();
+	// File reads by call id (tool, target, arguments), and what each result showed, by tool and target.
+	const fileCalls = new Map<string, { name: string; target: string; args: unknown }>();
+	const showed = new Map<string, string>();
 	let results = 0;
 	let resultChars = 0;
 	let errors = 0;
@@ -75,8 +78,8 @@ export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 				if (b.type !== "toolCall" || typeof b.name !== "string") continue;
 				const list = calls.get(b.name) ?? [];
 				const target = targetOf(b.arguments);
-				if (target !== undefined && typeof b.id === "string" && fileArgs(b.arguments))
-					fileCalls.set(b.id, { name: b.name, target });
+				if (target !== undefined && typeof b.id === "string" && isFileReadTool(b.name))
+					fileCalls.set(b.id, { name: b.name, target, args: b.arguments });
 				if (target !== undefined && !list.includes(target)) list.push(target);
 				calls.set(b.name, list);
 			}
@@ -88,16 +91,17 @@ export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 			resultChars += textOf(message).length;
 			if (message.isError === true) errors++;
 			const call = fileCalls.get(message.toolCallId ?? "");
-			if (call && message.isError !== true)
-				lines.set(`${call.name}\u0000${call.target}`, resultLineCount(textOf(message)));
+			const read =
+				call && message.isError !== true ? shownRead(call.args, contentText(message.content, "\n")) : undefined;
+			if (call && read) showed.set(`${call.name}\u0000${call.target}`, shownLines(read));
 		}
 	}
 	const parts: string[] = [];
 	if (firstAsk) parts.push(`Asked: "${firstAsk}"`);
 	for (const [name, targets] of calls) {
 		const counted = (t: string) => {
-			const n = lines.get(`${name}\u0000${t}`);
-			return n === undefined ? t : `${t} (${n.toLocaleString("en-US")} line${n === 1 ? "" : "s"})`;
+			const lines = showed.get(`${name}\u0000${t}`);
+			return lines === undefined ? t : `${t} (${lines})`;
 		};
 		const shown = targets.slice(0, MAX_TARGETS).map(counted).join(", ");
 		const more = targets.length > MAX_TARGETS ? ` and ${targets.length - MAX_TARGETS} more` : "";

@@ -11,6 +11,8 @@ export {
 	isFileReadTool,
 	READ_PATH_MAX_CHARS,
 	readsField,
+	type ShownRead,
+	shownRead,
 } from "./reads.ts";
 export { FOLD_ID_HEX, foldId, foldSource, parseFoldSource } from "./source.ts";
 export { type SnappedSpan, SpanError, type SpanRequest, snapSpan } from "./span.ts";

@@ -49,8 +49,16 @@ function positiveInt(value: unknown): number | undefined {
 	return typeof value === "number" && Number.isInteger(value) && value >= 1 ? value : undefined;
 }
 
-/** The read a tool result records, given its call's arguments; undefined when it holds no file text. */
-export function fileReadOf(entry: string, args: unknown, resultText: string): FileRead | undefined {
+/** What a file read's result shows: the path its call named, the file text (no continuation notice), its range. */
+export interface ShownRead {
+	readonly path: string;
+	readonly text: string;
+	/** [first line (1-based), line count] when the read showed only part of the file. */
+	readonly lines?: readonly [number, number];
+}
+
+/** What a read's result shows, given its call's arguments; undefined when it holds no file text. */
+export function shownRead(args: unknown, resultText: string): ShownRead | undefined {
 	const path = pathOf(args);
 	if (path === undefined || NO_CONTENT.test(resultText)) return undefined;
 	const notice = NOTICE.exec(resultText);
@@ -58,8 +66,15 @@ export function fileReadOf(entry: string, args: unknown, resultText: string): Fi
 	const a = args as { offset?: unknown; limit?: unknown };
 	const from = positiveInt(a.offset);
 	const ranged = notice !== null || from !== undefined || a.limit !== undefined;
-	const read: FileRead = { entry, path, sha256: sha256Hex(text) };
-	return ranged ? { ...read, lines: [from ?? 1, text.split("\n").length] } : read;
+	return ranged ? { path, text, lines: [from ?? 1, text.split("\n").length] } : { path, text };
+}
+
+/** The read a tool result records, given its call's arguments; undefined when it holds no file text. */
+export function fileReadOf(entry: string, args: unknown, resultText: string): FileRead | undefined {
+	const shown = shownRead(args, resultText);
+	if (!shown) return undefined;
+	const read: FileRead = { entry, path: shown.path, sha256: sha256Hex(shown.text) };
+	return shown.lines ? { ...read, lines: shown.lines } : read;
 }
 
 /** The file reads among `leaves`, in order, at most FOLD_READS_MAX. */

@@ -3,14 +3,12 @@
 // earlier read is still held (in the window, or folded with its exact bytes a search away), so such a
 // read need not be sent whole. The replay sends them as recorded (its figures do not assume the agent
 // would have searched instead) and estimates, beside them, the total were each sent as a short note.
-// A read counts when the same `read` call (same arguments) returned the same text before and did not
-// fail. Pure.
+// A read counts when a file-read call (src/lattice reads.ts) with the same arguments returned the same
+// text before and did not fail. Pure.
 
+import { isFileReadTool, shownRead } from "../lattice/index.ts";
 import type { ReplayMessage } from "../simulate/index.ts";
 import { contentText, type TranscriptMessage } from "../transcript/index.ts";
-
-/** Pi's read tool: the one whose result is a file's content. */
-const READ_TOOL = "read";
 
 /** The session's repeated, unchanged reads. */
 export interface HeldRereads {
@@ -27,38 +25,41 @@ export function heldReadNote(path: string): string {
 	return `${path}: unchanged since its earlier read in this session, which pi-fold still holds (a search finds it).`;
 }
 
-/** The read calls of an assistant message: call id, the call's key (its arguments) and its path. */
-function readCalls(m: TranscriptMessage): { id: string; key: string; path: string }[] {
+/** The file-read calls of an assistant message (src/lattice reads.ts tells them): id and arguments. */
+function readCalls(m: TranscriptMessage): { id: string; args: unknown }[] {
 	const c = (m as { content?: unknown }).content;
 	if (m.role !== "assistant" || !Array.isArray(c)) return [];
 	return c.flatMap((part) => {
-		const p = part as { type?: string; id?: unknown; name?: unknown; arguments?: { path?: unknown } } | null;
-		if (p?.type !== "toolCall" || p.name !== READ_TOOL || typeof p.id !== "string") return [];
-		const path = typeof p.arguments?.path === "string" ? p.arguments.path : "";
-		return [{ id: p.id, key: JSON.stringify(p.arguments ?? {}), path }];
+		const p = part as { type?: string; id?: unknown; name?: unknown; arguments?: unknown } | null;
+		if (p?.type !== "toolCall" || typeof p.name !== "string" || !isFileReadTool(p.name) || typeof p.id !== "string")
+			return [];
+		return [{ id: p.id, args: p.arguments }];
 	});
 }
 
 /** `messages` with every repeated, unchanged read's result as a note, and how many there were. */
 export function holdRereads(messages: readonly ReplayMessage[]): { messages: ReplayMessage[]; held: HeldRereads } {
-	const calls = new Map<string, { key: string; path: string }>();
+	const calls = new Map<string, unknown>();
+	// The text each call (its arguments) last returned.
 	const seen = new Map<string, string>();
 	let reads = 0;
 	let chars = 0;
 	const out = messages.map((m) => {
 		const msg = m.message;
-		for (const call of readCalls(msg)) calls.set(call.id, call);
-		if (msg.role !== "toolResult" || msg.isError === true) return m;
-		const call = calls.get(msg.toolCallId ?? "");
-		if (!call) return m;
+		for (const call of readCalls(msg)) calls.set(call.id, call.args);
+		if (msg.role !== "toolResult" || msg.isError === true || !calls.has(msg.toolCallId ?? "")) return m;
+		const args = calls.get(msg.toolCallId ?? "");
 		const text = contentText(msg.content, "\n");
-		if (seen.get(call.key) !== text) {
-			seen.set(call.key, text);
+		const read = shownRead(args, text);
+		if (!read) return m;
+		const key = JSON.stringify(args ?? {});
+		if (seen.get(key) !== text) {
+			seen.set(key, text);
 			return m;
 		}
 		reads++;
 		chars += text.length;
-		const note: TranscriptMessage = { ...msg, content: [{ type: "text", text: heldReadNote(call.path) }] };
+		const note: TranscriptMessage = { ...msg, content: [{ type: "text", text: heldReadNote(read.path) }] };
 		return { ...m, message: note };
 	});
 	return { messages: out, held: { reads, chars } };

@@ -17,7 +17,15 @@
 import { type PiFoldOptions, type ResolvedOptions, resolveOptions } from "../options/index.ts";
 import { budgetFor, ratesAt } from "../policy/index.ts";
 import { FoldRuntime, type ModelInfo } from "../runtime/index.ts";
-import { drive, MemoryStore, PrefixCache, type SimRequest, SimSession, type SimUsage } from "../simulate/index.ts";
+import {
+	drive,
+	MemoryStore,
+	PrefixCache,
+	type ReplayMessage,
+	type SimRequest,
+	SimSession,
+	type SimUsage,
+} from "../simulate/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
 import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
 import { impliedPrices, type NativeFigures, nativeFigures, type Prices, type promptOf } from "./recorded-session.ts";
@@ -206,19 +214,15 @@ function calibrate(file: SessionFile, native: NativeFigures, model: SimModel, tt
 	return { calibration, check };
 }
 
-/** The branch's messages driven through a FoldRuntime over a simulated session (no model calls). */
+/** `messages` (the branch's, or a variant) driven through a FoldRuntime over a simulated session, no model calls. */
 async function runPiFold(
 	file: SessionFile,
+	messages: readonly ReplayMessage[],
 	options: ReplayOptions,
 	model: SimModel,
 	ttl: number,
 	calibration: Calibration,
-	hold = false,
 ) {
-	// A read of what the session had already read, unchanged: sent as recorded, or (`hold`) as a note.
-	const recorded = replayMessages(file.branch, file.entries);
-	const held = holdRereads(recorded);
-	const messages = hold ? held.messages : recorded;
 	const resolved = resolveOptions({
 		...options.options,
 		...(options.scheduling ? { foldScheduling: options.scheduling } : {}),
@@ -238,7 +242,7 @@ async function runPiFold(
 		return { promptTokens: c.prompt, cacheRead: c.cacheRead, fresh: c.fresh, output: u.output };
 	};
 	const result = await drive(runtime, session, messages, { cacheTtlMs: ttl, bill });
-	return { messages, runtime, session, result, briefs, held: held.held };
+	return { runtime, session, result, briefs };
 }
 
 /** Replays `file` through pi-fold; see the module comment for what is estimated and how. */
@@ -256,17 +260,18 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 		...(priced ? { cost: prices } : {}),
 	};
 	const { calibration, check } = calibrate(file, native, model, ttl, price);
-	const run = await runPiFold(file, options, model, ttl, calibration);
-	const requests = estimated(run.result.requests, run.messages, calibration, prices, price.fresh);
+	const messages = replayMessages(file.branch, file.entries);
+	const run = await runPiFold(file, messages, options, model, ttl, calibration);
+	const requests = estimated(run.result.requests, messages, calibration, prices, price.fresh);
 	// The same replay with the session's unchanged rereads sent as a note, for the figure beside them.
-	const asNote = run.held.reads === 0 ? null : await runPiFold(file, options, model, ttl, calibration, true);
+	const held = holdRereads(messages);
+	const asNote = held.held.reads === 0 ? null : await runPiFold(file, held.messages, options, model, ttl, calibration);
+	const totalOf = (r: readonly EstimatedRequest[], briefs: BriefMeter) =>
+		r.reduce((n, q) => n + q.cost, 0) + briefs.bill(calibration.slope, prices).cost;
 	const costIfHeld =
 		asNote === null
 			? null
-			: estimated(asNote.result.requests, asNote.messages, calibration, prices, price.fresh).reduce(
-					(n, r) => n + r.cost,
-					0,
-				) + asNote.briefs.bill(calibration.slope, prices).cost;
+			: totalOf(estimated(asNote.result.requests, held.messages, calibration, prices, price.fresh), asNote.briefs);
 	const total = (pick: (r: EstimatedRequest) => number) => requests.reduce((n, r) => n + pick(r), 0);
 	// pi-fold's limit as the runtime computes it (the reserve capped below the window).
 	const serving = budgetFor(model, undefined);
@@ -285,7 +290,7 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 		budget,
 		prices,
 		pricesFrom: options.prices ? "the prices given" : "the file's own costs",
-		messages: run.messages.length,
+		messages: messages.length,
 		native,
 		recordedCost: recordedCost(native, prices),
 		calibration,
@@ -300,7 +305,7 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 			peak: requests.reduce((m, r) => Math.max(m, r.prompt), 0),
 			...foldFigures(run.runtime, run.session),
 			briefs: run.briefs.bill(calibration.slope, prices),
-			heldRereads: { ...run.held, costIfHeld },
+			heldRereads: { ...held.held, costIfHeld },
 			overflows,
 			stopped: run.result.stopped ? stopped : null,
 			problems: [...run.result.errors],

@@ -23,8 +23,8 @@ export const DEFAULT_READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "gr
  * Index of the first unit of the fresh tail. The tail is the newest FRESH_TAIL_UNITS units, shrunk
  * (never below FRESH_TAIL_MIN_UNITS) while it would hold more than FRESH_TAIL_MAX_BUDGET_SHARE of
  * `budgetTokens` or more than FRESH_TAIL_MAX_TOKENS, so it shrinks proportionally on small windows
- * and stays the same size on large ones. The user unit that opened the
- * running turn (the last user unit) is also inside the protected range.
+ * and stays the same size on large ones. The user unit that opened the running turn (the last user
+ * unit) is also inside the protected range.
  */
 export function freshTailStart(units: readonly Unit[], budgetTokens: number): number {
 	let start = Math.max(0, units.length - FRESH_TAIL_UNITS);

@@ -33,6 +33,13 @@ describe("deterministic briefs", () => {
 		);
 		const brief = deterministicBrief(failed);
 		expect(brief).toContain("read: src/long.ts (1,204 lines), src/short.ts (3 lines), src/missing.ts. 3 tool results");
+		// A partial read (Pi's continuation notice) is named by the lines it showed, not as the file's length.
+		const page = readBatch(
+			"p",
+			["src/big.ts"],
+			() => "a\nb\nc\n\n[Showing lines 1-3 of 900. Use offset=4 to continue.]",
+		);
+		expect(deterministicBrief(page)).toContain("read: src/big.ts (lines 1-3)");
 		expect(resultLineCount("a\nb\n")).toBe(2);
 		expect(resultLineCount("a\nb")).toBe(2);
 		expect(resultLineCount("")).toBe(1);
