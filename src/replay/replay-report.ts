@@ -40,13 +40,17 @@ function briefsCell(r: ReplayResult): string {
 	return `${b.calls} brief${b.calls === 1 ? "" : "s"} (${usd(b.cost)}, no cache)`;
 }
 
-/** The session's repeated, unchanged reads, and the total were they a note (nothing when there were none). */
+/** The session's repeated, unchanged reads: how the replay sent them, and the total sent as recorded (nothing when none). */
 function heldLine(r: ReplayResult): string[] {
 	const h = r.pifold.heldRereads;
-	if (h.reads === 0 || h.costIfHeld == null) return [];
+	if (h.reads === 0 || h.costAsRecorded === null) return [];
 	const n = h.reads === 1 ? "1 read" : `${int(h.reads)} reads`;
+	const how = [
+		h.searched > 0 ? `${int(h.searched)} as pi-fold's search for the file (a fold held the earlier read)` : "",
+		h.inView > 0 ? `${int(h.inView)} as a note that the window still shows it` : "",
+	].filter((s) => s !== "");
 	return [
-		`Read again: ${n} of a file the session had already read, unchanged (${int(h.chars)} characters), sent as recorded. Under pi-fold the earlier read is still held, a search away; sent as a one-line note instead, pi-fold's total would be ${usd(h.costIfHeld)}.`,
+		`Read again: ${n} of a file the session had already read, unchanged (${int(h.chars)} characters). Under pi-fold the earlier read is still held, and pi-fold's guidelines say to search before rereading, so the replay sends them as that recall: ${how.join(", ")}. Sent as recorded instead (an agent that reads the file again anyway), pi-fold's total would be ${usd(h.costAsRecorded)}.`,
 	];
 }
 
@@ -93,7 +97,7 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		),
 		"",
 		`Every folded entry stays in pi-fold's fold store byte for byte, addressed and verified by SHA-256; peek or expand brings it back.`,
-		"Left out: the replay sends the session's own replies, so it cannot see an agent going back to what pi-fold folded (a peek, a search); each costs a request more than this estimate.",
+		"Left out: the replay sends the session's own replies, so where the session did not read a file again it cannot see an agent going back to what pi-fold folded (a peek, a search); each costs a request more than this estimate.",
 		...heldLine(r),
 		`Estimates: the simulator's count of each request times ${r.calibration.slope.toFixed(3)}, plus ${int(r.calibration.intercept)} tokens a request the file does not carry (system prompt and tools), fitted on the same session as it ran.`,
 		`Estimator check: that session as it ran, estimated the same way: ${int(r.check.prompt)} prompt tokens, ${usd(r.check.cost)} (recorded: ${int(n.requests.input + n.requests.cacheRead + n.requests.cacheWrite)}, ${usd(r.recordedCost.dollars)}).`,

@@ -1,28 +1,38 @@
 // Reads a session made again of content it had already read, unchanged. Without pi-fold an agent
 // reads a file again when native compaction has summarized its earlier read away; with pi-fold that
-// earlier read is still held (in the window, or folded with its exact bytes a search away), so such a
-// read need not be sent whole. The replay sends them as recorded (its figures do not assume the agent
-// would have searched instead) and estimates, beside them, the total were each sent as a short note.
-// A read counts when a file-read call (src/lattice reads.ts) with the same arguments returned the same
-// text before and did not fail. Pure.
+// earlier read is still held: in the window, or folded with its exact bytes a search away. The tool's
+// guidelines tell the agent to search before it rereads, so the replay sends each such read as that
+// recall: its result becomes what pi-fold's search for the file's path says at that point of the
+// replay (the same request, a different result), or, when no fold holds the read (the window still
+// shows it), a one-line note saying so. The same replay with every read sent as recorded (an agent
+// that needs the file's text again) is the figure beside it. A read counts when a file-read call
+// (src/lattice reads.ts) with the same arguments returned the same text before and did not fail.
+// Pure: the search runs through the replay's own runtime.
 
 import { isFileReadTool, shownRead } from "../lattice/index.ts";
-import type { ReplayMessage } from "../simulate/index.ts";
+import type { DriveOptions, ReplayMessage } from "../simulate/index.ts";
 import { contentText, type TranscriptMessage } from "../transcript/index.ts";
 
-/** The session's repeated, unchanged reads. */
+/** Matches a recall's search asks for, as the benchmark's agent asks at a revisit. */
+export const RECALL_SEARCH_LIMIT = 10;
+
+/** The session's repeated, unchanged reads, and how the replay sent them. */
 export interface HeldRereads {
 	/** Read results the same call had returned before, with the same text. */
 	readonly reads: number;
 	/** Characters those results held in the session. */
 	readonly chars: number;
-	/** The replay's total (requests and briefs) were those reads sent as a note, or null when there were none. */
-	readonly costIfHeld?: number | null;
+	/** Of those, sent as pi-fold's search for the file (a fold held the earlier read). */
+	readonly searched: number;
+	/** Of those, sent as a note (no fold held the earlier read: the window still showed it). */
+	readonly inView: number;
+	/** The replay's total (requests and briefs) with every such read sent as recorded, or null when there were none. */
+	readonly costAsRecorded: number | null;
 }
 
-/** The note a held reread's result becomes. */
-export function heldReadNote(path: string): string {
-	return `${path}: unchanged since its earlier read in this session, which pi-fold still holds (a search finds it).`;
+/** The note a reread becomes when pi-fold's window still shows the earlier read. */
+export function inViewNote(path: string): string {
+	return `${path}: unchanged since its earlier read in this session, which the window still shows.`;
 }
 
 /** The file-read calls of an assistant message (src/lattice reads.ts tells them): id and arguments. */
@@ -37,30 +47,60 @@ function readCalls(m: TranscriptMessage): { id: string; args: unknown }[] {
 	});
 }
 
-/** `messages` with every repeated, unchanged read's result as a note, and how many there were. */
-export function holdRereads(messages: readonly ReplayMessage[]): { messages: ReplayMessage[]; held: HeldRereads } {
+/** The session's repeated, unchanged reads: the path each call read, by call id, and what they held. */
+export function findRereads(messages: readonly ReplayMessage[]): {
+	paths: ReadonlyMap<string, string>;
+	reads: number;
+	chars: number;
+} {
 	const calls = new Map<string, unknown>();
 	// The text each call (its arguments) last returned.
 	const seen = new Map<string, string>();
-	let reads = 0;
+	const paths = new Map<string, string>();
 	let chars = 0;
-	const out = messages.map((m) => {
-		const msg = m.message;
+	for (const { message: msg } of messages) {
 		for (const call of readCalls(msg)) calls.set(call.id, call.args);
-		if (msg.role !== "toolResult" || msg.isError === true || !calls.has(msg.toolCallId ?? "")) return m;
-		const args = calls.get(msg.toolCallId ?? "");
+		const id = msg.role === "toolResult" ? (msg.toolCallId ?? "") : "";
+		if (msg.role !== "toolResult" || msg.isError === true || !calls.has(id)) continue;
+		const args = calls.get(id);
 		const text = contentText(msg.content, "\n");
 		const read = shownRead(args, text);
-		if (!read) return m;
+		if (!read) continue;
 		const key = JSON.stringify(args ?? {});
 		if (seen.get(key) !== text) {
 			seen.set(key, text);
-			return m;
+			continue;
 		}
-		reads++;
+		paths.set(id, read.path);
 		chars += text.length;
-		const note: TranscriptMessage = { ...msg, content: [{ type: "text", text: heldReadNote(read.path) }] };
-		return { ...m, message: note };
-	});
-	return { messages: out, held: { reads, chars } };
+	}
+	return { paths, reads: paths.size, chars };
+}
+
+/**
+ * True when a search's text points at a read of `path` (a fold holds it). Whether the disk changed since
+ * is not asked: the session's own reread returned the same text, and the replay has no disk.
+ */
+function showsRead(text: string, path: string): boolean {
+	return text.split("\n").some((l) => l.trimStart().startsWith(`→ read ${path}:`));
+}
+
+/**
+ * The drive hook that sends each reread in `paths` as the recall pi-fold's guidelines call for, and the
+ * counts of how it sent them.
+ */
+export function recallRereads(paths: ReadonlyMap<string, string>) {
+	const sent = { searched: 0, inView: 0 };
+	const resultFor: NonNullable<DriveOptions["resultFor"]> = async (call, recorded, ask) => {
+		const path = paths.get(call.id);
+		if (path === undefined) return undefined;
+		const found = await ask({ action: "search", pattern: path, limit: RECALL_SEARCH_LIMIT });
+		const held = showsRead(found, path);
+		if (held) sent.searched++;
+		else sent.inView++;
+		const text = held ? found : inViewNote(path);
+		const note: TranscriptMessage = { ...recorded.message, content: [{ type: "text", text }] };
+		return { ...recorded, message: note };
+	};
+	return { resultFor, sent };
 }

@@ -4,8 +4,9 @@
 // idle times. The briefs the options would have the model write are priced as that model would bill
 // them (their whole request fresh, no cache, at the session's prices), their text the built-in
 // brief (replay-briefs.ts). A read the session made again of content it had already read, unchanged,
-// is sent as recorded; the total were such reads a short note instead (under pi-fold the earlier read
-// is still held) is estimated beside it (replay-rereads.ts). A pi-fold request the estimate puts over
+// is sent as the recall pi-fold's guidelines call for (what its search for the file says; under pi-fold
+// the earlier read is still held), and the total with such reads sent as recorded is estimated beside
+// it (replay-rereads.ts). A pi-fold request the estimate puts over
 // the window is reported as an overflow, never priced silently. The simulator counts characters / 4;
 // to put its estimates in the session's own tokens, the session is also simulated as it ran
 // (compactions and all) and an intercept and a slope are fitted from that simulation's request sizes
@@ -18,6 +19,7 @@ import { type PiFoldOptions, type ResolvedOptions, resolveOptions } from "../opt
 import { budgetFor, ratesAt } from "../policy/index.ts";
 import { FoldRuntime, type ModelInfo } from "../runtime/index.ts";
 import {
+	type DriveOptions,
 	drive,
 	MemoryStore,
 	PrefixCache,
@@ -31,7 +33,7 @@ import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
 import { impliedPrices, type NativeFigures, nativeFigures, type Prices, type promptOf } from "./recorded-session.ts";
 import { type BriefBill, BriefMeter } from "./replay-briefs.ts";
 import { type Calibration, calibratedBill, fitCalibration } from "./replay-calibration.ts";
-import { type HeldRereads, holdRereads } from "./replay-rereads.ts";
+import { findRereads, type HeldRereads, recallRereads } from "./replay-rereads.ts";
 import type { SessionFile } from "./session-file.ts";
 
 /** Output tokens reserved per request when the caller does not say (Pi's default reserve). */
@@ -83,7 +85,7 @@ export interface PiFoldFigures {
 	readonly foldedBytes: number;
 	/** The briefs the options would have the model write: their requests and what they cost. */
 	readonly briefs: BriefBill;
-	/** The session's repeated, unchanged reads (replay-rereads.ts), sent as recorded, and the total were they a note. */
+	/** The session's repeated, unchanged reads (replay-rereads.ts): how they were sent, and the total sent as recorded. */
 	readonly heldRereads: HeldRereads;
 	/** Replies (1-based) whose request the estimate puts over the model's window: a live session would have overflowed. */
 	readonly overflows: readonly number[];
@@ -222,6 +224,7 @@ async function runPiFold(
 	model: SimModel,
 	ttl: number,
 	calibration: Calibration,
+	resultFor?: DriveOptions["resultFor"],
 ) {
 	const resolved = resolveOptions({
 		...options.options,
@@ -241,7 +244,11 @@ async function runPiFold(
 		const c = calibratedBill(calibration, u);
 		return { promptTokens: c.prompt, cacheRead: c.cacheRead, fresh: c.fresh, output: u.output };
 	};
-	const result = await drive(runtime, session, messages, { cacheTtlMs: ttl, bill });
+	const result = await drive(runtime, session, messages, {
+		cacheTtlMs: ttl,
+		bill,
+		...(resultFor ? { resultFor } : {}),
+	});
 	return { runtime, session, result, briefs };
 }
 
@@ -261,17 +268,19 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 	};
 	const { calibration, check } = calibrate(file, native, model, ttl, price);
 	const messages = replayMessages(file.branch, file.entries);
-	const run = await runPiFold(file, messages, options, model, ttl, calibration);
+	// The session's unchanged rereads go as the recall pi-fold's guidelines call for (its search for the file).
+	const rereads = findRereads(messages);
+	const recall = recallRereads(rereads.paths);
+	const run = await runPiFold(file, messages, options, model, ttl, calibration, recall.resultFor);
 	const requests = estimated(run.result.requests, messages, calibration, prices, price.fresh);
-	// The same replay with the session's unchanged rereads sent as a note, for the figure beside them.
-	const held = holdRereads(messages);
-	const asNote = held.held.reads === 0 ? null : await runPiFold(file, held.messages, options, model, ttl, calibration);
+	// The same replay with those reads sent as recorded, for the figure beside it.
+	const asRecorded = rereads.reads === 0 ? null : await runPiFold(file, messages, options, model, ttl, calibration);
 	const totalOf = (r: readonly EstimatedRequest[], briefs: BriefMeter) =>
 		r.reduce((n, q) => n + q.cost, 0) + briefs.bill(calibration.slope, prices).cost;
-	const costIfHeld =
-		asNote === null
+	const costAsRecorded =
+		asRecorded === null
 			? null
-			: totalOf(estimated(asNote.result.requests, held.messages, calibration, prices, price.fresh), asNote.briefs);
+			: totalOf(estimated(asRecorded.result.requests, messages, calibration, prices, price.fresh), asRecorded.briefs);
 	const total = (pick: (r: EstimatedRequest) => number) => requests.reduce((n, r) => n + pick(r), 0);
 	// pi-fold's limit as the runtime computes it (the reserve capped below the window).
 	const serving = budgetFor(model, undefined);
@@ -305,7 +314,7 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 			peak: requests.reduce((m, r) => Math.max(m, r.prompt), 0),
 			...foldFigures(run.runtime, run.session),
 			briefs: run.briefs.bill(calibration.slope, prices),
-			heldRereads: { ...held.held, costIfHeld },
+			heldRereads: { reads: rereads.reads, chars: rereads.chars, ...recall.sent, costAsRecorded },
 			overflows,
 			stopped: run.result.stopped ? stopped : null,
 			problems: [...run.result.errors],

@@ -4,7 +4,7 @@
 // (the window as pi-fold's edits leave it), observed, fenced and billed by a positional prefix cache;
 // the context tool's calls run through the runtime (a recorded result is kept byte for byte, and a
 // result the runtime words differently is listed as a divergence); the other results are appended
-// as recorded; every turn ends at a `turn_end` boundary
+// as recorded (or as the caller's `resultFor` words them); every turn ends at a `turn_end` boundary
 // and every agent run at a `settle` boundary, whose drafts are applied as Pi applies them. With
 // compaction settings, Pi's native compaction runs where Pi runs it (native-compaction.ts); the human's steps
 // a message carries (`/fold-context` commands, a manual `/compact`) run before it (human-commands.ts). Fast
@@ -84,6 +84,15 @@ export interface DriveOptions {
 	readonly onRequest?: (request: SimRequest, messages: readonly TranscriptMessage[]) => void;
 	/** Pi's native compaction settings (default: off, as in the tests' Pi sessions; a manual /compact still runs). */
 	readonly compaction?: CompactionSettings;
+	/**
+	 * The result to send for a tool call other than the context tool, in place of the recorded one (the
+	 * replay's rereads); `ask` runs the context tool as the agent would and gives its text. Undefined keeps the recorded one.
+	 */
+	readonly resultFor?: (
+		call: { readonly id: string; readonly name: string },
+		recorded: ReplayMessage,
+		ask: (args: unknown) => Promise<string>,
+	) => Promise<ReplayMessage | undefined> | ReplayMessage | undefined;
 }
 
 /** The recorded results that answer an assistant message's tool calls, by call id. */
@@ -163,7 +172,12 @@ class Replay {
 	/** The result of one tool call: the context tool runs through the runtime; others come from the recording. */
 	async result(reply: TranscriptMessage, call: { id: string; name: string }, recorded: Map<string, ReplayMessage>) {
 		const kept = recorded.get(call.id);
-		if (call.name !== this.runtime.options.toolName) return kept;
+		if (call.name !== this.runtime.options.toolName) {
+			const resultFor = this.options.resultFor;
+			if (!kept || !resultFor) return kept;
+			const ask = async (args: unknown) => (await callTool(this.runtime, this.host, args, "agent")).text;
+			return (await resultFor(call, kept, ask)) ?? kept;
+		}
 		const replayed = await runContextTool(this.runtime, this.host, reply, call);
 		const was = kept ? contentText(kept.message.content) : undefined;
 		const now = contentText(replayed.message.content);

@@ -1,13 +1,16 @@
 // The replay's repeated reads (src/replay/replay-rereads.ts): a `read` the session made again with the same
-// arguments and got the same text back becomes a one-line note in the replay's second estimate, since under
-// pi-fold the earlier read is still held; a changed file, a different range or a failed read is never one. A
-// whole replay sends them as recorded and says how many there were and what pi-fold's total would be as notes.
+// arguments and got the same text back is a reread; a changed file, a different range or a failed read is never
+// one. Driven through a runtime, a reread whose earlier read a fold holds reaches the provider as pi-fold's search
+// for the file (a pointer to the folded read, not the file's text), and one the window still shows as a note
+// saying so. A whole replay sends them that way, and says what pi-fold's total would be sent as recorded.
 
 import { describe, expect, it } from "vitest";
+import { resolveOptions } from "../../src/options/index.ts";
 import { parseSessionFile, renderReplay, replaySession } from "../../src/replay/index.ts";
-import { heldReadNote, holdRereads } from "../../src/replay/replay-rereads.ts";
-import type { ReplayMessage } from "../../src/simulate/index.ts";
-import type { TranscriptMessage } from "../../src/transcript/index.ts";
+import { findRereads, inViewNote, recallRereads } from "../../src/replay/replay-rereads.ts";
+import { FoldRuntime } from "../../src/runtime/index.ts";
+import { drive, MemoryStore, type ReplayMessage, SimSession } from "../../src/simulate/index.ts";
+import { contentText, type TranscriptMessage } from "../../src/transcript/index.ts";
 
 const BODY = "export const answer = 42;\n".repeat(400);
 
@@ -18,21 +21,48 @@ function result(id: string, text: string, isError = false): TranscriptMessage {
 	return { role: "toolResult", toolCallId: id, toolName: "read", content: [{ type: "text", text }], isError };
 }
 const msgs = (...m: TranscriptMessage[]): ReplayMessage[] => m.map((message) => ({ message }));
-const textOf = (m: ReplayMessage | undefined) =>
-	(((m?.message ?? {}) as { content?: { text?: string }[] }).content ?? []).map((c) => c.text).join("");
+
+/** A session reading eight files, each its own text, then the first of them again, then a closing reply. */
+function eightReadsThenAgain(): ReplayMessage[] {
+	const m: TranscriptMessage[] = [{ role: "user", content: "read them all" } as TranscriptMessage];
+	for (let i = 0; i < 8; i++) m.push(read(`c${i}`, { path: `src/f${i}.ts` }), result(`c${i}`, `// file ${i}\n${BODY}`));
+	m.push(read("again", { path: "src/f0.ts" }), result("again", `// file 0\n${BODY}`));
+	m.push({ role: "assistant", content: [{ type: "text", text: "done" }] } as TranscriptMessage);
+	return msgs(...m);
+}
+
+/** Drives `messages` with the rereads sent as recalls; the text the provider got for the call `again`. */
+async function recalled(messages: ReplayMessage[], contextWindow: number) {
+	const runtime = new FoldRuntime(
+		resolveOptions({ foldScheduling: "immediate", summarizer: "deterministic" }),
+		() => new MemoryStore(),
+	);
+	const session = new SimSession({ model: { contextWindow, maxTokens: 4_096 } });
+	const found = findRereads(messages);
+	const recall = recallRereads(found.paths);
+	let seen = "";
+	const result = await drive(runtime, session, messages, {
+		resultFor: recall.resultFor,
+		onRequest: (_r, sent) => {
+			const m = sent.find((x) => x.role === "toolResult" && x.toolCallId === "again");
+			if (m) seen = contentText(m.content, "\n");
+		},
+	});
+	expect(result.errors).toEqual([]);
+	return { found, sent: recall.sent, seen };
+}
 
 describe("the replay's repeated reads", () => {
-	it("sends an unchanged read of the same file as a note and counts what it held", () => {
-		const { messages, held } = holdRereads(
+	it("finds an unchanged read of the same file and counts what it held", () => {
+		const found = findRereads(
 			msgs(read("c1", { path: "src/a.ts" }), result("c1", BODY), read("c2", { path: "src/a.ts" }), result("c2", BODY)),
 		);
-		expect(textOf(messages[1])).toBe(BODY);
-		expect(textOf(messages[3])).toBe(heldReadNote("src/a.ts"));
-		expect(held).toEqual({ reads: 1, chars: BODY.length });
+		expect([...found.paths]).toEqual([["c2", "src/a.ts"]]);
+		expect(found).toMatchObject({ reads: 1, chars: BODY.length });
 	});
 
-	it("sends a changed file, another range and a failed read as recorded", () => {
-		const { messages, held } = holdRereads(
+	it("never counts a changed file, another range or a failed read", () => {
+		const found = findRereads(
 			msgs(
 				read("c1", { path: "src/a.ts" }),
 				result("c1", BODY),
@@ -46,13 +76,25 @@ describe("the replay's repeated reads", () => {
 				result("c5", "ENOENT", true),
 			),
 		);
-		expect(held.reads).toBe(0);
-		expect(textOf(messages[3])).toBe(`${BODY}// edited\n`);
-		expect(textOf(messages[5])).toBe(BODY);
-		expect(textOf(messages[9])).toBe("ENOENT");
+		expect(found.reads).toBe(0);
 	});
 
-	it("sends them as recorded in the replay, and says how many and pi-fold's total were they notes", async () => {
+	it("sends a reread whose earlier read is folded as pi-fold's search for the file", async () => {
+		const { found, sent, seen } = await recalled(eightReadsThenAgain(), 24_000);
+		expect(found.reads).toBe(1);
+		expect(sent).toEqual({ searched: 1, inView: 0 });
+		expect(seen).toMatch(/→ read src\/f0\.ts: result entry \S+ in f\S+ bytes \d+-\d+/);
+		expect(seen).not.toContain(BODY);
+		expect(seen.length).toBeLessThan(BODY.length / 2);
+	});
+
+	it("sends a reread the window still shows as a note saying so", async () => {
+		const { sent, seen } = await recalled(eightReadsThenAgain(), 1_000_000);
+		expect(sent).toEqual({ searched: 0, inView: 1 });
+		expect(seen).toBe(inViewNote("src/f0.ts"));
+	});
+
+	it("says how many there were in the replay, how it sent them, and pi-fold's total sent as recorded", async () => {
 		const line = (o: Record<string, unknown>) => JSON.stringify(o);
 		let n = 0;
 		const entries: string[] = [line({ type: "session", version: 3, id: "s1", cwd: "/w" })];
@@ -89,11 +131,13 @@ describe("the replay's repeated reads", () => {
 			window: 200_000,
 			prices: { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 5 },
 		});
-		expect(r.pifold.heldRereads.reads).toBe(1);
+		expect(r.pifold.heldRereads).toMatchObject({ reads: 1, searched: 0, inView: 1 });
 		const total = r.pifold.cost + r.pifold.briefs.cost;
-		expect(r.pifold.heldRereads.costIfHeld).toBeLessThan(total);
-		expect(renderReplay(r, "s.jsonl")).toContain(
-			"Read again: 1 read of a file the session had already read, unchanged (10,400 characters), sent as recorded.",
+		expect(r.pifold.heldRereads.costAsRecorded).toBeGreaterThan(total);
+		const text = renderReplay(r, "s.jsonl");
+		expect(text).toContain(
+			"Read again: 1 read of a file the session had already read, unchanged (10,400 characters). Under pi-fold the earlier read is still held",
 		);
+		expect(text).toContain("1 as a note that the window still shows it");
 	});
 });

@@ -68,7 +68,7 @@ describe("replay at a price table with a long-context tier", () => {
 		expect(ok.stdout).toMatch(/Cost of the requests\s+\$3\.00/);
 		// What the estimate cannot see is said with it (the benchmark's 1M window: the agent's rereads, 12% under).
 		expect(ok.stdout).toContain(
-			"Left out: the replay sends the session's own replies, so it cannot see an agent going back",
+			"Left out: the replay sends the session's own replies, so where the session did not read a file again it cannot see an agent going back",
 		);
 		const bad = cli([...args, "--tier", "10,45,1,10"]);
 		expect(bad.code).toBe(2);

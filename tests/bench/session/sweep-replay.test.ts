@@ -1,10 +1,10 @@
 // The replay target of issue 20: `pi-fold replay` of each sweep window's native session file predicts the
-// `pifold-ladder` arm's measured cost within 10% and its fold events within 25%. A real two-window sweep (120k and
+// `pifold-ladder` arm's measured cost within 10% and its fold events within 25%. A real two-window sweep (60k and
 // 200k, the default 64 stages, the two arms the target compares) prints the section "replay against the benchmark"
 // and its verdict met; a window run without both arms is printed as not comparable. The replay prices at the
-// benchmark's table, its long-context tier included (tests/replay/replay-tiers.test.ts). At 60k the full sweep
-// prints the target MISSED on fold events (docs/policy.md: native's rereads after its 23 compactions, which a pi-fold
-// session never makes, grow the replayed window), so this test does not claim it there.
+// benchmark's table, its long-context tier included (tests/replay/replay-tiers.test.ts). 60k is the window where
+// native compacts most (23 times) and rereads most after it (41 files): the replay sends those rereads as the
+// search pi-fold's guidelines call for (src/replay/replay-rereads.ts); sent as recorded, its fold events were 29% over.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,14 +18,14 @@ let sweep: SweepResult;
 
 beforeAll(async () => {
 	out = mkdtempSync(join(tmpdir(), "pi-fold-sweep-replay-"));
-	sweep = await runSweep({ arms: ["native", "pifold-ladder"], windows: [120_000, 200_000], out, progress: false });
+	sweep = await runSweep({ arms: ["native", "pifold-ladder"], windows: [60_000, 200_000], out, progress: false });
 }, 120_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("the replay against the benchmark", () => {
-	it("predicts the ladder arm's cost within 10% and its fold events within 25% at 120k and 200k", () => {
-		expect(sweep.replay.map((a) => a.window)).toEqual([120_000, 200_000]);
+	it("predicts the ladder arm's cost within 10% and its fold events within 25% at 60k and 200k", () => {
+		expect(sweep.replay.map((a) => a.window)).toEqual([60_000, 200_000]);
 		for (const a of sweep.replay) {
 			expect(a.notComparable).toBeNull();
 			const p = a.predicted as { cost: number; folds: number };
@@ -41,7 +41,7 @@ describe("the replay against the benchmark", () => {
 
 	it("prints the section with a row per window and the verdict", () => {
 		const section = sweep.table.slice(sweep.table.indexOf("Replay against the benchmark"));
-		expect(section).toMatch(/^\| 120k \| \$\d+\.\d\d \| \$\d+\.\d\d \| \d\.\d\dx \| \d+ \| \d+ \| \d\.\d\dx \|$/m);
+		expect(section).toMatch(/^\| 60k \| \$\d+\.\d\d \| \$\d+\.\d\d \| \d\.\d\dx \| \d+ \| \d+ \| \d\.\d\dx \|$/m);
 		expect(section).toMatch(/^\| 200k \| /m);
 		expect(section).toMatch(
 			/\| replay predicts pifold-ladder within 10% \(cost\) and 25% \(fold events\) \| .* \| met \|/,
