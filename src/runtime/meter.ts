@@ -1,8 +1,13 @@
 // What the cost policy measures of a live session, from the requests it observes: how fast the
 // window grows (estimated tokens appended per request, smoothed over pure appends), how the
 // provider counts a request against pi-fold's estimate of it (a fixed overhead such as the tool
-// definitions, plus a rate per estimated token, fitted over recent requests), and when the last
-// request left with how many tokens. Not durable: it restarts with the session. Pure in-memory.
+// definitions, plus a rate per estimated token), and when the last request left with how many
+// tokens. The rate is the marginal one, measured on what pure appends added (the provider's tokens
+// over the estimate's, summed over recent appends), and the overhead what the recent requests
+// leave over at that rate: a least-squares line over requests whose sizes spread little trades its
+// slope for its intercept (a rate of 1.1 and an overhead of -7,000 tokens, where the tools are
+// +1,700), and a commit's rewrite is priced at the rate. Before any append it is least squares.
+// Not durable: it restarts with the session. Pure in-memory.
 
 /** Weight of the newest sample in the growth average. */
 export const METER_SMOOTHING = 0.3;
@@ -21,9 +26,27 @@ export interface Calibration {
 
 export const UNCALIBRATED: Calibration = { overhead: 0, rate: 1 };
 
-/** Least squares over (estimate, provider) pairs, the rate clamped; overhead only when estimates barely spread. */
-export function fitCalibration(samples: readonly (readonly [number, number])[]): Calibration {
+/** Estimated tokens pure appends must have added, summed, before their rate is used. */
+export const MIN_APPENDED_TOKENS = 2_000;
+
+/**
+ * The calibration over (estimate, provider) pairs: with `appends` ((estimate, provider) tokens that
+ * pure appends added) summing to MIN_APPENDED_TOKENS, their rate and the overhead the pairs leave at
+ * it; else least squares, the rate clamped, overhead only when estimates barely spread.
+ */
+export function fitCalibration(
+	samples: readonly (readonly [number, number])[],
+	appends: readonly (readonly [number, number])[] = [],
+): Calibration {
 	if (samples.length === 0) return UNCALIBRATED;
+	const addedE = appends.reduce((s, [e]) => s + e, 0);
+	const addedP = appends.reduce((s, [, p]) => s + p, 0);
+	if (addedE >= MIN_APPENDED_TOKENS && addedP > 0) {
+		const [lo, hi] = CALIBRATION_RANGE;
+		const rate = Math.min(hi, Math.max(lo, addedP / addedE));
+		const overhead = samples.reduce((s, [e, p]) => s + p - rate * e, 0) / samples.length;
+		return { overhead, rate };
+	}
 	const n = samples.length;
 	const meanE = samples.reduce((s, [e]) => s + e, 0) / n;
 	const meanP = samples.reduce((s, [, p]) => s + p, 0) / n;
@@ -43,6 +66,11 @@ export function fitCalibration(samples: readonly (readonly [number, number])[]):
 export class SessionMeter {
 	private growth: number | null = null;
 	private samples: [number, number][] = [];
+	/** What each recent pure append added: (estimated, provider) tokens. */
+	private appends: [number, number][] = [];
+	/** The last request's (estimate, provider) pair, once its usage came; and the one before a pure append. */
+	private lastSample: [number, number] | null = null;
+	private appendedTo: [number, number] | null = null;
 	private fitted: Calibration = UNCALIBRATED;
 	private lastTokens: number | null = null;
 	private lastEstimate: number | null = null;
@@ -58,14 +86,24 @@ export class SessionMeter {
 		this.lastTokens = messageTokens;
 		this.lastEstimate = estimate;
 		this.lastAt = now;
+		this.appendedTo = appended ? this.lastSample : null;
+		this.lastSample = null;
 	}
 
 	/** The provider's prompt tokens for the last request (input + cache read + cache write). */
 	onUsage(promptTokens: number): void {
 		if (this.lastEstimate === null || this.lastEstimate <= 0 || promptTokens <= 0) return;
-		this.samples.push([this.lastEstimate, promptTokens]);
+		const sample: [number, number] = [this.lastEstimate, promptTokens];
+		this.samples.push(sample);
 		if (this.samples.length > CALIBRATION_SAMPLES) this.samples.shift();
-		this.fitted = fitCalibration(this.samples);
+		const before = this.appendedTo;
+		if (before && sample[0] > before[0] && sample[1] > before[1]) {
+			this.appends.push([sample[0] - before[0], sample[1] - before[1]]);
+			if (this.appends.length > CALIBRATION_SAMPLES) this.appends.shift();
+		}
+		this.appendedTo = null;
+		this.lastSample = sample;
+		this.fitted = fitCalibration(this.samples, this.appends);
 	}
 
 	/** Estimated tokens the window grows per request, or `fallback` before any measurement. */
