@@ -46,11 +46,13 @@ function heldLine(r: ReplayResult): string[] {
 	if (h.reads === 0 || h.costAsRecorded === null) return [];
 	const n = h.reads === 1 ? "1 read" : `${int(h.reads)} reads`;
 	const how = [
-		h.searched > 0 ? `${int(h.searched)} as pi-fold's search for the file (a fold held the earlier read)` : "",
+		h.searched > 0
+			? `${int(h.searched)} as pi-fold's search for the file (a fold held the earlier read) and a peek at what it points to, a request more each`
+			: "",
 		h.inView > 0 ? `${int(h.inView)} as a note that the window still shows it` : "",
 	].filter((s) => s !== "");
 	return [
-		`Read again: ${n} of a file the session had already read, unchanged (${int(h.chars)} characters). Under pi-fold the earlier read is still held, and pi-fold's guidelines say to search before rereading, so the replay sends them as that recall: ${how.join(", ")}. Sent as recorded instead (an agent that reads the file again anyway), pi-fold's total would be ${usd(h.costAsRecorded)}.`,
+		`Read again: ${n} of a file the session had already read, unchanged (${int(h.chars)} characters). Under pi-fold the earlier read is still held, and pi-fold's guidelines say to search and peek before rereading, so the replay sends them as that recall: ${how.join(", ")}. Sent as recorded instead (an agent that reads the file again anyway), pi-fold's total would be ${usd(h.costAsRecorded)}.`,
 	];
 }
 
@@ -76,7 +78,13 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		row("Prompt tokens", int(n.requests.input + n.requests.cacheRead + n.requests.cacheWrite), int(f.prompt)),
 		row("  read from cache", int(n.requests.cacheRead), int(f.cacheRead)),
 		row("  not cached", int(n.requests.input + n.requests.cacheWrite), int(f.fresh)),
-		row("Output tokens", int(n.requests.output), `${int(f.output)} (the same replies)`),
+		row(
+			"Output tokens",
+			int(n.requests.output),
+			f.heldRereads.searched > 0
+				? `${int(f.output)} (the same replies, and the peek calls)`
+				: `${int(f.output)} (the same replies)`,
+		),
 		row("Cost of the requests", usd(r.recordedCost.dollars), usd(f.cost)),
 		row("Summary requests", `${n.summaries.calls} (${usd(r.recordedCost.summaries)})`, briefsCell(r)),
 		row(

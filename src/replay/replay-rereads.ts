@@ -1,13 +1,16 @@
 // Reads a session made again of content it had already read, unchanged. Without pi-fold an agent
 // reads a file again when native compaction has summarized its earlier read away; with pi-fold that
 // earlier read is still held: in the window, or folded with its exact bytes a search away. The tool's
-// guidelines tell the agent to search before it rereads, so the replay sends each such read as that
-// recall: its result becomes what pi-fold's search for the file's path says at that point of the
-// replay (the same request, a different result), or, when no fold holds the read (the window still
-// shows it), a one-line note saying so. The same replay with every read sent as recorded (an agent
-// that needs the file's text again) is the figure beside it. A read counts when a file-read call
-// (src/lattice reads.ts) with the same arguments returned the same text before and did not fail.
-// Pure: the search runs through the replay's own runtime.
+// guidelines tell the agent to search before it rereads and then peek what the search points at, so
+// the replay sends each such read as that recall: its result becomes what pi-fold's search for the
+// file's path says at that point of the replay (the same request, a different result), and the
+// search's first ready peek is run too, one request more (`followUps`: the characters of its call
+// and result, which the replay bills as a request of its own). When no fold holds the read (the
+// window still shows it) the result is a one-line note saying so, and no request more. The same
+// replay with every read sent as recorded (an agent that needs the file's text again) is the figure
+// beside it. A read counts when a file-read call (src/lattice reads.ts) with the same arguments
+// returned the same text before and did not fail. Pure: the search and the peek run through the
+// replay's own runtime.
 
 import { isFileReadTool, shownRead } from "../lattice/index.ts";
 import type { DriveOptions, ReplayMessage } from "../simulate/index.ts";
@@ -22,7 +25,7 @@ export interface HeldRereads {
 	readonly reads: number;
 	/** Characters those results held in the session. */
 	readonly chars: number;
-	/** Of those, sent as pi-fold's search for the file (a fold held the earlier read). */
+	/** Of those, sent as pi-fold's search for the file (a fold held the earlier read), each with a peek request more. */
 	readonly searched: number;
 	/** Of those, sent as a note (no fold held the earlier read: the window still showed it). */
 	readonly inView: number;
@@ -85,12 +88,25 @@ function showsRead(text: string, path: string): boolean {
 	return text.split("\n").some((l) => l.trimStart().startsWith(`→ read ${path}:`));
 }
 
+/** The first ready peek call a search's text offers ("peek: {...}" under a match), or null. */
+export function readyPeek(text: string): Record<string, unknown> | null {
+	const line = text.split("\n").find((l) => /^\s*peek: \{/.test(l));
+	if (!line) return null;
+	try {
+		const args = JSON.parse(line.trim().slice("peek: ".length)) as unknown;
+		return args && typeof args === "object" ? (args as Record<string, unknown>) : null;
+	} catch {
+		return null;
+	}
+}
+
 /**
- * The drive hook that sends each reread in `paths` as the recall pi-fold's guidelines call for, and the
- * counts of how it sent them.
+ * The drive hook that sends each reread in `paths` as the recall pi-fold's guidelines call for; the
+ * counts of how it sent them, and the peek each searched one leads to (characters of call and result, by call id).
  */
 export function recallRereads(paths: ReadonlyMap<string, string>) {
 	const sent = { searched: 0, inView: 0 };
+	const followUps = new Map<string, { readonly call: number; readonly result: number }>();
 	const resultFor: NonNullable<DriveOptions["resultFor"]> = async (call, recorded, ask) => {
 		const path = paths.get(call.id);
 		if (path === undefined) return undefined;
@@ -98,9 +114,11 @@ export function recallRereads(paths: ReadonlyMap<string, string>) {
 		const held = showsRead(found, path);
 		if (held) sent.searched++;
 		else sent.inView++;
+		const peek = held ? readyPeek(found) : null;
+		if (peek) followUps.set(call.id, { call: JSON.stringify(peek).length, result: (await ask(peek)).length });
 		const text = held ? found : inViewNote(path);
 		const note: TranscriptMessage = { ...recorded.message, content: [{ type: "text", text }] };
 		return { ...recorded, message: note };
 	};
-	return { resultFor, sent };
+	return { resultFor, sent, followUps };
 }

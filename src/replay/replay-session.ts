@@ -24,13 +24,13 @@ import {
 	MemoryStore,
 	PrefixCache,
 	type ReplayMessage,
-	type SimRequest,
 	SimSession,
 	type SimUsage,
 } from "../simulate/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
 import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
-import { impliedPrices, type NativeFigures, nativeFigures, type Prices, type promptOf } from "./recorded-session.ts";
+import { impliedPrices, type NativeFigures, nativeFigures, type Prices } from "./recorded-session.ts";
+import { costOf, type EstimatedRequest, estimated, freshRate, type Pricing, peekRequests } from "./replay-bills.ts";
 import { type BriefBill, BriefMeter } from "./replay-briefs.ts";
 import { type Calibration, calibratedBill, fitCalibration } from "./replay-calibration.ts";
 import { findRereads, type HeldRereads, recallRereads } from "./replay-rereads.ts";
@@ -58,16 +58,7 @@ export interface ReplayOptions {
 	readonly limitsFrom?: { readonly window: string; readonly maxOutput: string };
 }
 
-/** One request of the pi-fold replay, in the session's tokens. */
-export interface EstimatedRequest {
-	/** Ordinal of the assistant reply it produced (1-based, as in the session). */
-	readonly reply: number;
-	readonly prompt: number;
-	readonly fresh: number;
-	readonly cacheRead: number;
-	readonly output: number;
-	readonly cost: number;
-}
+export type { EstimatedRequest } from "./replay-bills.ts";
 
 export interface PiFoldFigures {
 	readonly requests: readonly EstimatedRequest[];
@@ -130,21 +121,6 @@ export interface ReplayResult {
 
 /** The simulated model: its window and the output it reserves. */
 type SimModel = ModelInfo & { readonly contextWindow: number; readonly maxTokens: number };
-/** The rate fresh prompt tokens bill at: cache writes when the session mostly wrote the cache, else input. */
-type FreshRate = "cacheWrite" | "input";
-/** The prices, and the rate fresh prompt tokens are billed at. */
-type Pricing = { readonly prices: Prices; readonly fresh: FreshRate };
-
-function freshRate(native: NativeFigures): FreshRate {
-	return native.requests.cacheWrite > native.requests.input ? "cacheWrite" : "input";
-}
-
-/** Dollars of one request, at the tier its prompt (fresh and cache read) falls in. */
-function costOf(fresh: number, cacheRead: number, output: number, prices: Prices, rate: FreshRate): number {
-	const r = ratesAt(prices, fresh + cacheRead);
-	return (fresh * r[rate] + cacheRead * r.cacheRead + output * r.output) / 1_000_000;
-}
-
 /** The recorded requests' and summaries' dollars: the file's own, else each request at `prices`, tier by tier. */
 function recordedCost(native: NativeFigures, prices: Prices): ReplayResult["recordedCost"] {
 	if (native.total.cost > 0)
@@ -272,7 +248,10 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 	const rereads = findRereads(messages);
 	const recall = recallRereads(rereads.paths);
 	const run = await runPiFold(file, messages, options, model, ttl, calibration, recall.resultFor);
-	const requests = estimated(run.result.requests, messages, calibration, prices, price.fresh);
+	const requests = [
+		...estimated(run.result.requests, messages, calibration, prices, price.fresh),
+		...peekRequests(recall.followUps, messages, run.result.requests, calibration, price),
+	].sort((a, b) => a.reply - b.reply);
 	// The same replay with those reads sent as recorded, for the figure beside it.
 	const asRecorded = rereads.reads === 0 ? null : await runPiFold(file, messages, options, model, ttl, calibration);
 	const totalOf = (r: readonly EstimatedRequest[], briefs: BriefMeter) =>
@@ -321,35 +300,4 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 			divergences: run.result.divergences,
 		},
 	};
-}
-
-/** The replay's requests in the session's tokens, with the recorded output of the reply each produced. */
-function estimated(
-	requests: readonly SimRequest[],
-	messages: readonly { message: TranscriptMessage }[],
-	calibration: Calibration,
-	prices: Prices,
-	rate: FreshRate,
-): EstimatedRequest[] {
-	const replyOrdinal = new Map<number, number>();
-	let n = 0;
-	messages.forEach((m, i) => {
-		if (m.message.role === "assistant") replyOrdinal.set(i, ++n);
-	});
-	return requests
-		.filter((r) => !r.fenced)
-		.map((r) => {
-			const reply = messages[r.at]?.message as { usage?: Parameters<typeof promptOf>[0] } | undefined;
-			const usage = reply?.usage;
-			const output = usage?.output ?? 0;
-			const { prompt, fresh, cacheRead } = calibratedBill(calibration, r);
-			return {
-				reply: replyOrdinal.get(r.at) ?? 0,
-				prompt,
-				fresh,
-				cacheRead,
-				output,
-				cost: costOf(fresh, cacheRead, output, prices, rate),
-			};
-		});
 }

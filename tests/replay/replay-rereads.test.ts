@@ -95,43 +95,10 @@ describe("the replay's repeated reads", () => {
 	});
 
 	it("says how many there were in the replay, how it sent them, and pi-fold's total sent as recorded", async () => {
-		const line = (o: Record<string, unknown>) => JSON.stringify(o);
-		let n = 0;
-		const entries: string[] = [line({ type: "session", version: 3, id: "s1", cwd: "/w" })];
-		let parent: string | null = null;
-		const push = (message: Record<string, unknown>) => {
-			const id = `e${++n}`;
-			entries.push(line({ type: "message", id, parentId: parent, message: { timestamp: n, ...message } }));
-			parent = id;
-		};
-		const usage = (tokens: number) => ({
-			input: 0,
-			output: 10,
-			cacheRead: 0,
-			cacheWrite: tokens,
-			totalTokens: tokens + 10,
-		});
-		push({ role: "user", content: "read src/a.ts twice" });
-		for (const id of ["c1", "c2"]) {
-			push({
-				role: "assistant",
-				content: [{ type: "toolCall", id, name: "read", arguments: { path: "src/a.ts" } }],
-				usage: usage(3_000),
-			});
-			push({
-				role: "toolResult",
-				toolCallId: id,
-				toolName: "read",
-				content: [{ type: "text", text: BODY }],
-				isError: false,
-			});
-		}
-		push({ role: "assistant", content: [{ type: "text", text: "done" }], usage: usage(8_000) });
-		const r = await replaySession(parseSessionFile(`${entries.join("\n")}\n`), {
-			window: 200_000,
-			prices: { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 5 },
-		});
+		const r = await replaySession(sessionFile(twoReads()), { window: 200_000, prices: PRICES });
 		expect(r.pifold.heldRereads).toMatchObject({ reads: 1, searched: 0, inView: 1 });
+		// Still in view: no recall, so no request more than the session's own.
+		expect(r.pifold.requests.length).toBe(r.native.requests.calls);
 		const total = r.pifold.cost + r.pifold.briefs.cost;
 		expect(r.pifold.heldRereads.costAsRecorded).toBeGreaterThan(total);
 		const text = renderReplay(r, "s.jsonl");
@@ -140,4 +107,62 @@ describe("the replay's repeated reads", () => {
 		);
 		expect(text).toContain("1 as a note that the window still shows it");
 	});
+
+	it("bills the peek a searched reread leads to as one request more, read from cache", async () => {
+		const messages = Array.from({ length: 16 }, (_, i) => [
+			read(`c${i}`, { path: `src/f${i}.ts` }),
+			result(`c${i}`, `// file ${i}\n${BODY}`),
+		]).flat();
+		messages.push(read("again", { path: "src/f0.ts" }), result("again", `// file 0\n${BODY}`));
+		messages.push({ role: "assistant", content: [{ type: "text", text: "done" }] } as TranscriptMessage);
+		const r = await replaySession(sessionFile([{ role: "user", content: "read" } as TranscriptMessage, ...messages]), {
+			window: 40_000,
+			maxOutput: 4_096,
+			prices: PRICES,
+		});
+		expect(r.pifold.commits).toBeGreaterThan(0);
+		expect(r.pifold.heldRereads).toMatchObject({ reads: 1, searched: 1, inView: 0 });
+		expect(r.pifold.requests.length).toBe(r.native.requests.calls + 1);
+		// The peek request precedes the reply after the reread, reading that reply's prompt from cache.
+		const last = r.pifold.requests.filter((q) => q.reply === r.native.requests.calls);
+		expect(last).toHaveLength(2);
+		const peek = last.find((q) => last.some((o) => o !== q && Math.abs(q.cacheRead - o.prompt) < 1));
+		expect(peek).toBeDefined();
+		expect(peek?.fresh).toBeGreaterThan(0);
+		expect(peek?.output).toBeGreaterThan(0);
+		expect(renderReplay(r, "s.jsonl")).toContain("(the same replies, and the peek calls)");
+	});
 });
+
+const PRICES = { input: 5, output: 30, cacheRead: 0.5, cacheWrite: 5 };
+
+/** A session that reads `src/a.ts` twice and says it is done. */
+function twoReads(): TranscriptMessage[] {
+	return [
+		{ role: "user", content: "read src/a.ts twice" } as TranscriptMessage,
+		read("c1", { path: "src/a.ts" }),
+		result("c1", BODY),
+		read("c2", { path: "src/a.ts" }),
+		result("c2", BODY),
+		{ role: "assistant", content: [{ type: "text", text: "done" }] } as TranscriptMessage,
+	];
+}
+
+/** A session file (version 3) of `messages` on one branch, each reply billed as a fresh prompt of its size. */
+function sessionFile(messages: readonly TranscriptMessage[]) {
+	const line = (o: Record<string, unknown>) => JSON.stringify(o);
+	const entries: string[] = [line({ type: "session", version: 3, id: "s1", cwd: "/w" })];
+	let parent: string | null = null;
+	let chars = 0;
+	messages.forEach((message, i) => {
+		const id = `e${i + 1}`;
+		const usage =
+			message.role === "assistant"
+				? { usage: { input: 0, output: 10, cacheRead: 0, cacheWrite: Math.ceil(chars / 4), totalTokens: 0 } }
+				: {};
+		entries.push(line({ type: "message", id, parentId: parent, message: { timestamp: i + 1, ...message, ...usage } }));
+		chars += JSON.stringify(message).length;
+		parent = id;
+	});
+	return parseSessionFile(`${entries.join("\n")}\n`);
+}
