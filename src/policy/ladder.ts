@@ -145,6 +145,10 @@ type Visible = { readonly id: string; readonly start: number; readonly end: numb
 function consolidationRuns(input: LadderInput, visible: ReturnType<Lattice["visible"]>): Visible[][] {
 	const unitOf = (entryIndex: number) =>
 		input.units.find((u) => u.start <= entryIndex && entryIndex < u.end)?.index ?? 0;
+	// Only folds of whole units merge: an excerpt stands for one result inside its batch, and a fold of
+	// two excerpts would show one result for two calls.
+	const starts = new Set(input.units.map((u) => u.start));
+	const ends = new Set(input.units.map((u) => u.end));
 	const memo = new Map<string, number>();
 	const runs: Visible[][] = [];
 	let run: Visible[] | null = null;
@@ -152,6 +156,8 @@ function consolidationRuns(input: LadderInput, visible: ReturnType<Lattice["visi
 		// Not a fold inside one the agent expanded: it asked to see these briefs.
 		const eligible =
 			item.type === "fold" &&
+			starts.has(item.start) &&
+			ends.has(item.end) &&
 			!input.protectedFolds.has(item.id) &&
 			unitOf(item.end - 1) < input.freshStartUnit &&
 			!input.keptRaw(item.start, item.end);

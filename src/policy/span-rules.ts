@@ -1,6 +1,6 @@
 // The structural rules every fold obeys, agent-made or automatic: which entries may fold (not the
 // fresh tail, not the running turn's opening message, no incomplete tool batch, nothing protected,
-// no summary Pi inserted, a first entry that can carry a brief), which may be MARKED under epoch
+// no summary Pi inserted, a first entry that can carry a brief: not a result whose call is gone), which may be MARKED under epoch
 // scheduling (the same, except that a mark may sit in the fresh tail and wait), how an id the agent
 // names resolves (entry, fold, or its own tool call id), and what kind a span is. Pure.
 
@@ -30,6 +30,9 @@ function contentProblem(snap: Snapshot, start: number, end: number): string | nu
 	const first = transcript[start] as TranscriptEntry;
 	if (!EDITABLE_ROLES.has(first.message.role))
 		return `entry ${first.id} is a ${first.message.role} message, which cannot carry a brief; start the span after it`;
+	// A result whose call Pi's compaction summarized: a brief there would be a result with no call.
+	if (snap.units.find((u) => u.start <= start && start < u.end)?.kind === "orphan")
+		return `entry ${first.id} is a tool result whose call is no longer in the context (Pi's compaction summarized it), so it cannot carry a brief; start the span after it`;
 	return null;
 }
 

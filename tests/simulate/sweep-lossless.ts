@@ -22,10 +22,9 @@ interface RecordData {
 	readonly retaken?: readonly string[];
 }
 
-/** What happened on the branch between two requests: refolds, new folds by actor, retaken folds, compactions. */
+/** What happened on the branch between two requests: refolds, retaken folds, compactions. */
 interface Since {
 	readonly refolded: Set<string>;
-	readonly madeBy: Map<string, string>;
 	readonly retaken: Set<string>;
 	compacted: boolean;
 	committed: boolean;
@@ -71,6 +70,8 @@ export class LosslessWatch {
 	private readonly fresh = new Set<string>();
 	private requests = 0;
 	private readonly byId = new Map<string, string>();
+	/** Who made each fold on the branch (its mark's or fold's record), however long ago. */
+	private readonly actors = new Map<string, string>();
 
 	constructor(
 		private readonly runtime: FoldRuntime,
@@ -83,7 +84,6 @@ export class LosslessWatch {
 	private since(): Since {
 		const out: Since = {
 			refolded: new Set(),
-			madeBy: new Map(),
 			retaken: new Set(),
 			compacted: false,
 			committed: false,
@@ -110,8 +110,9 @@ export class LosslessWatch {
 				}
 				this.pending.clear();
 			}
-			if ((data.kind === "fold" || data.kind === "mark") && data.fold?.id)
-				out.madeBy.set(data.fold.id, data.actor ?? "");
+			if ((data.kind === "fold" || data.kind === "mark") && data.fold?.id) {
+				this.actors.set(data.fold.id, data.actor ?? "");
+			}
 			for (const id of data.retaken ?? []) out.retaken.add(id);
 		}
 		return out;
@@ -147,8 +148,9 @@ export class LosslessWatch {
 		}
 		for (const id of this.fresh) {
 			const fold = lattice.get(id);
-			if (fold && expanded.has(id) && !now.has(id) && !since.compacted)
-				this.problems.push(`request ${at}: the expand of ${id} landed but does not show`);
+			// Landed and hidden: only under a fold the agent or the human made (or one of the other reasons).
+			const why = fold && expanded.has(id) && !now.has(id) ? this.whyHidden(id, lattice, expanded, since) : null;
+			if (why) this.problems.push(`request ${at}: the expand of ${id} landed but does not show (${why})`);
 		}
 		this.fresh.clear();
 		for (const [id, briefs] of this.shown) {
@@ -161,7 +163,7 @@ export class LosslessWatch {
 			for (const child of briefs) {
 				const outer = lattice.get(child) ? lattice.ancestors(child)[0] : undefined;
 				if (!outer || outer.record.id === id || since.compacted) continue;
-				const actor = since.madeBy.get(outer.record.id);
+				const actor = this.actors.get(outer.record.id);
 				if (actor !== undefined && actor !== "ladder") continue;
 				if (since.retaken.has(id) || since.retaken.has(child)) continue;
 				this.problems.push(
@@ -181,7 +183,7 @@ export class LosslessWatch {
 		// Hidden under a fold that is collapsed now.
 		for (const outer of lattice.ancestors(id)) {
 			if (expanded.has(outer.record.id)) continue;
-			const actor = since.madeBy.get(outer.record.id);
+			const actor = this.actors.get(outer.record.id);
 			if (actor !== undefined && actor !== "ladder") return null; // the agent or the human folded over it
 			if (since.retaken.has(id) || since.retaken.has(outer.record.id)) return null; // the backstop, naming it
 			if (since.refolded.has(outer.record.id)) return null; // its enclosing fold was refolded

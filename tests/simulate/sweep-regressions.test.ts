@@ -7,7 +7,12 @@
 // - a compaction kept a tool result pi-fold had omitted but not its call, and a commit restored it;
 // - an expand restored more than the window holds; one that fitted when decided landed after a
 //   large result, unseen by the rescue;
-// - a mark waiting in the fresh tail was the rescue's only span, so nothing folded.
+// - a mark waiting in the fresh tail was the rescue's only span, so nothing folded;
+// - consolidation merged two excerpts of one oversized batch, so one call was left without its result;
+// - after Pi's compaction kept a batch's results but not its call, the human folded a span starting at
+//   one: its brief went out as a result with no call;
+// - (the checker's) an expand the human covered with a fold of their own in the same commit was taken
+//   for a broken promise.
 
 import { describe, expect, it } from "vitest";
 import { resolveOptions } from "../../src/options/index.ts";
@@ -262,6 +267,121 @@ describe("found by the randomized sweep", () => {
 				],
 				huge: null,
 				human: [{ turn: 1, step: { kind: "command", command: { verb: "fold", from: "call_0_0", to: "call_0_0" } } }],
+			};
+			const out = await sweep(shape, mode);
+			expect(out.problems).toEqual([]);
+		});
+	}
+	for (const mode of ["immediate", "epoch"] as const) {
+		it(`never merges two excerpts of one batch into a fold that answers one call for two (${mode})`, async () => {
+			// Seed 24 of the sweep (97k window, a batch of four results seven times the window): at 85% the
+			// consolidation rung merged the first two results' excerpts, and the request showed one result
+			// for calls call_7_0 and call_7_1. Only folds of whole units merge now (src/policy ladder.ts).
+			const shape: Shape = {
+				seed: 24,
+				window: 97_000,
+				maxTokens: 4_096,
+				systemChars: 4_599,
+				prompts: 2,
+				turnsPerPrompt: 5,
+				maxBatch: 1,
+				stepShare: 0.1,
+				writeShare: 0,
+				thinking: { chars: 53, share: 0 },
+				compaction: { threshold: true, reserve: 0.05, keep: 0.15077267409225037 },
+				sized: [],
+				huge: 7,
+				hugeBatch: 4,
+				human: [],
+			};
+			const out = await sweep(shape, mode);
+			expect(out.excerpts).toBeGreaterThan(1);
+			expect(out.problems).toEqual([]);
+		});
+	}
+	it("never starts a fold at a result whose call Pi's compaction summarized", async () => {
+		// Seed 1007916340 of the sweep (seed 7's run, immediate, 17k window): Pi's compaction cut one entry
+		// past an omitted assistant, keeping step 7's results (omitted) but not their call; the human's
+		// `fold call_7_0 call_17_0` then put its brief on the first result, which went out with no call.
+		// A span may not start at such a result now (src/policy span-rules.ts).
+		const shape: Shape = {
+			seed: 1_007_916_340,
+			window: 17_000,
+			maxTokens: 32_000,
+			systemChars: 3_515,
+			prompts: 4,
+			turnsPerPrompt: 11,
+			maxBatch: 6,
+			stepShare: 0.02267196456894488,
+			writeShare: 0,
+			thinking: { chars: 60, share: 0 },
+			compaction: { threshold: true, reserve: 0.09781398024772721, keep: 0.3 },
+			sized: [],
+			huge: null,
+			hugeBatch: 2,
+			human: [
+				{ turn: 13, step: { kind: "command", command: { verb: "peek", pick: 5 } } },
+				{
+					turn: 3,
+					step: {
+						kind: "command",
+						command: { verb: "fold", from: "call_2_0", to: "call_2_0", brief: "the human folds this" },
+					},
+				},
+				{ turn: 24, step: { kind: "compact" } },
+				{ turn: 31, step: { kind: "command", command: { verb: "fold", from: "call_16_0", to: "call_30_0" } } },
+				{
+					turn: 25,
+					step: {
+						kind: "command",
+						command: { verb: "fold", from: "call_4_0", to: "call_5_0", brief: "the human folds this" },
+					},
+				},
+				{
+					turn: 39,
+					step: {
+						kind: "command",
+						command: { verb: "fold", from: "call_7_0", to: "call_17_0", brief: "the human folds this" },
+					},
+				},
+			],
+		};
+		const out = await sweep(shape, "immediate");
+		expect(out.compactions).toBeGreaterThan(0);
+		expect(out.problems).toEqual([]);
+	});
+
+	for (const mode of ["cost", "epoch"] as const) {
+		it(`lets the human cover their own expand with a fold in the same commit (${mode})`, async () => {
+			// Seed 1886854594 of the sweep (seed 7's run, 152k window): the human expanded a fold, then folded
+			// a span around it before the next boundary; the commit landed both, so the expand shows inside
+			// the human's collapsed fold, as the human asked. The checker took it for a broken promise.
+			const shape: Shape = {
+				seed: 1_886_854_594,
+				window: 152_000,
+				maxTokens: 16_384,
+				systemChars: 11_998,
+				prompts: 1,
+				turnsPerPrompt: 7,
+				maxBatch: 2,
+				stepShare: 0.1,
+				writeShare: 0,
+				thinking: { chars: 3_042, share: 0 },
+				compaction: { threshold: true, reserve: 0.09283830259281035, keep: 0.08801371854324447 },
+				sized: [
+					{ turn: 4, share: 0.30143669784732546 },
+					{ turn: 1, share: 0.4362414979948039 },
+					{ turn: 2, share: 0.4468429694723529 },
+				],
+				huge: null,
+				hugeBatch: 2,
+				human: [
+					{ turn: 5, step: { kind: "command", command: { verb: "expand", pick: 0 } } },
+					{ turn: 3, step: { kind: "command", command: { verb: "fold", from: "call_0_0", to: "call_1_0" } } },
+					{ turn: 4, step: { kind: "command", command: { verb: "expand", pick: 6 } } },
+					{ turn: 3, step: { kind: "command", command: { verb: "fold", from: "call_1_0", to: "call_1_0" } } },
+					{ turn: 5, step: { kind: "command", command: { verb: "fold", from: "call_0_0", to: "call_4_0" } } },
+				],
 			};
 			const out = await sweep(shape, mode);
 			expect(out.problems).toEqual([]);
