@@ -2,9 +2,12 @@
 // carries them, the results of the newest tool batch that cannot fit (not even after every other
 // stale unit is folded) are picked, largest first, to be shown as bounded excerpts, until the next
 // request would sit at QUIET_OCCUPANCY of the budget with everything else folded, or none is left
-// that an excerpt would shrink. Each stays a tool result answering its call (pairing is kept); its
-// exact original is a fold's verified source (peek, search, expand read it). Only a unit that cannot
-// fit even so reaches the fence. Pure over the snapshot and the window's tokens.
+// that an excerpt would shrink. Before the session has measured how the provider counts against the
+// estimate, the request must also fit the budget at the highest rate it may count (src/runtime
+// meter.ts rateBound), whatever the rate turns out to be, since nothing else can make room for it.
+// Each stays a tool result answering its call (pairing is kept); its exact original is a fold's
+// verified source (peek, search, expand read it). Only a unit that cannot fit even so reaches the
+// fence. Pure over the snapshot and the window's tokens.
 
 import type { TranscriptEntry } from "../transcript/index.ts";
 import { QUIET_OCCUPANCY } from "./constants.ts";
@@ -44,9 +47,17 @@ const NONE: OversizePlan = { results: [], freedTokens: 0 };
 /**
  * The results of the newest unit (a completed tool batch that no fold covers yet) to excerpt so the
  * next request (`nextTokens`, estimated, system prompt included) fits the budget with everything
- * else stale folded; none when it fits as it is.
+ * else stale folded; none when it fits as it is. `rateBound` is how many times the calibration's
+ * rate the provider may count per estimated token (1 once the session meter measured the rate):
+ * the excerpts bring the request to the quiet line, and within the budget at that many times the
+ * rate, so that it fits whatever the rate turns out to be.
  */
-export function oversizedResults(snap: Snapshot, tokens: WindowTokens, nextTokens: number): OversizePlan {
+export function oversizedResults(
+	snap: Snapshot,
+	tokens: WindowTokens,
+	nextTokens: number,
+	rateBound = 1,
+): OversizePlan {
 	const unit = snap.units.at(-1);
 	if (unit?.kind !== "toolBatch" || !unit.complete || unit.end - unit.start < 2) return NONE;
 	if (snap.lattice.innermostAt(unit.start) || snap.lattice.innermostAt(unit.end - 1)) return NONE;
@@ -65,8 +76,10 @@ export function oversizedResults(snap: Snapshot, tokens: WindowTokens, nextToken
 	results.sort((a, b) => b.tokens - a.tokens || a.index - b.index);
 	const chosen: OversizedResult[] = [];
 	let freed = 0;
+	// The quiet line at the calibration, and within the budget at the highest rate the provider may count.
+	const target = Math.min(QUIET_OCCUPANCY * budget, budget / Math.max(1, rateBound));
 	for (const r of results) {
-		if (after <= QUIET_OCCUPANCY * budget || r.tokens < EXCERPT_MIN_TOKENS) break;
+		if (after <= target || r.tokens < EXCERPT_MIN_TOKENS) break;
 		const saves = r.tokens - EXCERPT_TOKENS_ESTIMATE;
 		chosen.push(r);
 		freed += saves;

@@ -2,12 +2,15 @@
 // leave the next request over the serving budget, stale units fold, whatever their tools, oldest
 // first and only as many as the room needed asks for (all of them at most), and the protected tail
 // shrinks to the unit in use (the newest one) plus the user message that opened the running turn.
-// Each run of such units becomes one span fold, absorbing the tool-batch folds already inside it, so
-// the window keeps a handful of briefs and the newest material stays raw as long as there is room for
-// it. Protected entries, summaries the host inserted and incomplete tool batches stay raw and split
-// the runs; so does a collapsed span, chapter or consolidation: a new span sits beside an older one,
-// never around it (wrapping it frees only its brief and deepens the tree by one level per commit; the
-// tree's depth comes from consolidation alone). Pure.
+// Each run of such units becomes one span fold, absorbing the tool-batch folds already inside it,
+// so the window keeps a handful of briefs and the newest material stays raw as long as there is
+// room for it; when a fold in force or one landing in the same commit (a consolidation reaching
+// into the run) straddles the run's first unit, the span starts at the first unit boundary past it
+// (a run is never lost whole to one fold that cannot nest), and the rest of the run may hold
+// another. Protected entries, summaries the host inserted and incomplete tool batches stay raw and
+// split the runs; so does a collapsed span, chapter or consolidation: a new span sits beside an
+// older one, never around it (wrapping it frees only its brief and deepens the tree by one level
+// per commit; the tree's depth comes from consolidation alone). Pure.
 
 import type { Unit } from "../transcript/index.ts";
 import type { Proposal } from "./ladder.ts";
@@ -116,13 +119,20 @@ export function rescueProposals(
 	const taken = [...ranges(snap), ...alongside];
 	let freed = 0;
 	for (const run of runs(snap, keep)) {
-		if (freed >= need) break;
-		const freedTo = (end: number) => Math.max(0, tokens.range(run.start, end) - PLACEHOLDER_TOKENS_ESTIMATE);
-		const ends = run.ends.filter((end) => placeable(snap, run.start, end, taken));
-		const end = ends.find((e) => freed + freedTo(e) >= need) ?? ends.at(-1);
-		if (end === undefined || freedTo(end) <= 0) continue;
-		out.push({ rung: "rescue", start: run.start, end, freedTokens: freedTo(end) });
-		freed += freedTo(end);
+		// A span starts at the run's first unit boundary from which it can nest; the rest of the run may
+		// hold another past its end.
+		let from = run.start;
+		for (const start of [run.start, ...run.ends.slice(0, -1)]) {
+			if (freed >= need) break;
+			if (start < from) continue;
+			const freedTo = (end: number) => Math.max(0, tokens.range(start, end) - PLACEHOLDER_TOKENS_ESTIMATE);
+			const ends = run.ends.filter((end) => end > start && placeable(snap, start, end, taken));
+			const end = ends.find((e) => freed + freedTo(e) >= need) ?? ends.at(-1);
+			if (end === undefined || freedTo(end) <= 0) continue;
+			out.push({ rung: "rescue", start, end, freedTokens: freedTo(end) });
+			freed += freedTo(end);
+			from = end;
+		}
 	}
 	return out;
 }

@@ -6,8 +6,9 @@
 // over the estimate's, summed over recent appends), and the overhead what the recent requests
 // leave over at that rate: a least-squares line over requests whose sizes spread little trades its
 // slope for its intercept (a rate of 1.1 and an overhead of -7,000 tokens, where the tools are
-// +1,700), and a commit's rewrite is priced at the rate. Before any append it is least squares.
-// Not durable: it restarts with the session. Pure in-memory.
+// +1,700), and a commit's rewrite is priced at the rate. Before any append it is least squares,
+// and the provider may count up to the top of the rate's range (rateBound, for what must fit
+// whatever the rate). Not durable: it restarts with the session. Pure in-memory.
 
 /** Weight of the newest sample in the growth average. */
 export const METER_SMOOTHING = 0.3;
@@ -29,6 +30,13 @@ export const UNCALIBRATED: Calibration = { overhead: 0, rate: 1 };
 /** Estimated tokens pure appends must have added, summed, before their rate is used. */
 export const MIN_APPENDED_TOKENS = 2_000;
 
+/** The provider's tokens per estimated token over what pure appends added, once they add MIN_APPENDED_TOKENS; else null. */
+function appendedRate(appends: readonly (readonly [number, number])[]): number | null {
+	const addedE = appends.reduce((s, [e]) => s + e, 0);
+	const addedP = appends.reduce((s, [, p]) => s + p, 0);
+	return addedE >= MIN_APPENDED_TOKENS && addedP > 0 ? addedP / addedE : null;
+}
+
 /**
  * The calibration over (estimate, provider) pairs: with `appends` ((estimate, provider) tokens that
  * pure appends added) summing to MIN_APPENDED_TOKENS, their rate and the overhead the pairs leave at
@@ -39,11 +47,10 @@ export function fitCalibration(
 	appends: readonly (readonly [number, number])[] = [],
 ): Calibration {
 	if (samples.length === 0) return UNCALIBRATED;
-	const addedE = appends.reduce((s, [e]) => s + e, 0);
-	const addedP = appends.reduce((s, [, p]) => s + p, 0);
-	if (addedE >= MIN_APPENDED_TOKENS && addedP > 0) {
+	const appended = appendedRate(appends);
+	if (appended !== null) {
 		const [lo, hi] = CALIBRATION_RANGE;
-		const rate = Math.min(hi, Math.max(lo, addedP / addedE));
+		const rate = Math.min(hi, Math.max(lo, appended));
 		const overhead = samples.reduce((s, [e, p]) => s + p - rate * e, 0) / samples.length;
 		return { overhead, rate };
 	}
@@ -114,6 +121,18 @@ export class SessionMeter {
 	/** How the provider counts a request against pi-fold's estimate (no offset, rate 1 until measured). */
 	get calibration(): Calibration {
 		return this.fitted;
+	}
+
+	/**
+	 * How many times the calibration's rate the provider may count per estimated token: 1 once pure
+	 * appends measured the rate (MIN_APPENDED_TOKENS); before that the rate is a guess (1, or a
+	 * least-squares line over a request or two), and the provider may count anything up to
+	 * CALIBRATION_RANGE's top (an estimator further off is a bug): the faux provider's characters / 4
+	 * is 1.27 of the estimate on the synthetic sessions' text. What must fit whatever the rate reads this.
+	 */
+	get rateBound(): number {
+		if (appendedRate(this.appends) !== null) return 1;
+		return Math.max(1, CALIBRATION_RANGE[1] / this.fitted.rate);
 	}
 
 	/** Estimated message tokens of the last request sent (null before the first). */

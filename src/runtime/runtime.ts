@@ -291,7 +291,7 @@ export class FoldRuntime {
 			return { excerpts: { bodies: [], freedTokens: 0, overCap: [] }, snap: null };
 		const snap = this.snapshot(host);
 		const scaled = inEstimatedTokens(snap, this.meter.calibration);
-		const excerpts = await excerptOversized(scaled, this.store(host), occupancy.tokens);
+		const excerpts = await excerptOversized(scaled, this.store(host), occupancy.tokens, this.meter.rateBound);
 		for (const body of excerpts.bodies) {
 			this.decide(host, body);
 			const f = body.fold;

@@ -1,6 +1,7 @@
 // Results too large for the window (src/policy/oversize.ts): the newest batch's results are picked
 // for excerpts, largest first, only when the next request cannot fit even with every other stale
-// unit folded, and only as many as bring it to 80% of the budget; a batch that fits is left alone.
+// unit folded, and only as many as bring it to 80% of the budget (and within it at the highest rate the
+// provider may count, when the session has not measured it yet); a batch that fits is left alone.
 
 import { describe, expect, it } from "vitest";
 import { EXCERPT_MIN_TOKENS, oversizedResults, windowTokens } from "../../src/policy/index.ts";
@@ -48,5 +49,18 @@ describe("results too large for the window", () => {
 		const plan = oversizedResults(snap, windowTokens(snap), windowTokens(snap).total);
 		expect(plan.results.map((r) => r.entry.id)).toEqual(["r0"]);
 		expect(plan.results.every((r) => r.tokens >= EXCERPT_MIN_TOKENS)).toBe(true);
+	});
+
+	it("brings the request within the budget at the rate bound it is given", () => {
+		const snap = snapshotOf(batch([300_000, 300_000, 300_000]));
+		const tokens = windowTokens(snap);
+		const budget = snap.budget.budgetTokens;
+		const measured = oversizedResults(snap, tokens, tokens.total);
+		const unmeasured = oversizedResults(snap, tokens, tokens.total, 2);
+		expect(unmeasured.results.length).toBeGreaterThan(measured.results.length);
+		expect(tokens.total - unmeasured.freedTokens).toBeLessThanOrEqual(budget / 2);
+		// A batch that fits at the calibration is left alone whatever the bound.
+		const fits = snapshotOf(batch([40_000, 40_000]));
+		expect(oversizedResults(fits, windowTokens(fits), windowTokens(fits).total, 2).results).toEqual([]);
 	});
 });

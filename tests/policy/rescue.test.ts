@@ -1,6 +1,7 @@
 // The rescue (src/policy/rescue.ts): under pressure it folds stale units oldest first, only as far as
 // the room asked for, and every stale unit when asked for all; the newest unit, the user message that
-// opened the running turn, protected entries and the units a caller keeps stay raw.
+// opened the running turn, protected entries and the units a caller keeps stay raw; a fold the same
+// commit lands across a run's first unit moves the span's start past it instead of losing the run.
 
 import { describe, expect, it } from "vitest";
 import { rescueProposals, windowTokens } from "../../src/policy/index.ts";
@@ -38,5 +39,15 @@ describe("the rescue", () => {
 			[7, 9],
 			[11, 15],
 		]);
+	});
+
+	it("starts its span past a fold of the same commit that straddles the run's first unit", () => {
+		const snap = snapshotOf(writes(8));
+		// A fold landing alongside over [0, 3) (a consolidation of the folds before the run can reach into
+		// it): no span from entry 1 nests with it, one from the next unit boundary does.
+		const spans = rescueProposals(snap, windowTokens(snap), Number.POSITIVE_INFINITY, () => false, [
+			{ start: 0, end: 3 },
+		]);
+		expect(spans.map((s) => [s.start, s.end])).toEqual([[3, 15]]);
 	});
 });

@@ -2,10 +2,11 @@
 // pi-fold's estimate. A commit changes what the window is made of (briefs where raw reads were), and a
 // least-squares line through requests before and after it trades its slope for its intercept; the rate
 // a rewrite is priced at is the one appends bill at, so the meter measures it on pure appends and
-// leaves the rest to the overhead. Before any append it is least squares.
+// leaves the rest to the overhead. Before any append it is least squares, and what must fit whatever
+// the rate (the excerpts of a batch larger than the window) plans for the top of the meter's range.
 
 import { describe, expect, it } from "vitest";
-import { fitCalibration, SessionMeter } from "../../src/runtime/meter.ts";
+import { CALIBRATION_RANGE, fitCalibration, SessionMeter } from "../../src/runtime/meter.ts";
 
 /** The provider's count: the tools' 1,700 tokens, raw content at 1.0, briefs at 1.6 per estimated token. */
 const billed = (raw: number, briefs: number) => 1_700 + raw + 1.6 * briefs;
@@ -79,5 +80,18 @@ describe("the session meter's calibration", () => {
 		expect(fitted.overhead).toBeCloseTo((11_700 - 15_000 + (14_700 - 18_000) + (15_000 - 21_000)) / 3, 6);
 		// Without the appends, the same pairs give least squares' line.
 		expect(fitCalibration(pairs).rate).toBeCloseTo(0.825, 6);
+	});
+
+	it("bounds the rate by the top of its range until appends measured it", () => {
+		const meter = new SessionMeter();
+		expect(meter.rateBound).toBe(CALIBRATION_RANGE[1]);
+		meter.onRequest(50, 50, false, 1);
+		meter.onUsage(58);
+		expect(meter.rateBound).toBe(CALIBRATION_RANGE[1]);
+		// The first append of 2,000 tokens or more measures the rate: from then on the calibration holds.
+		meter.onRequest(10_050, 10_050, true, 2);
+		meter.onUsage(12_758);
+		expect(meter.calibration.rate).toBeCloseTo(1.27, 6);
+		expect(meter.rateBound).toBe(1);
 	});
 });

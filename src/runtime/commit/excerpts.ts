@@ -75,12 +75,18 @@ async function excerptRecord(store: SourceStore, r: OversizedResult): Promise<Fo
 
 /**
  * The oversized results of the newest batch as fold decisions (sources durable), given the next
- * request's estimated tokens; none when the batch fits. The caller skips the step while automatic
+ * request's estimated tokens and how far the provider may count above the calibration (`rateBound`,
+ * src/policy oversize.ts); none when the batch fits. The caller skips the step while automatic
  * folding is paused.
  */
-export async function excerptOversized(snap: Snapshot, store: SourceStore, nextTokens: number): Promise<Excerpts> {
+export async function excerptOversized(
+	snap: Snapshot,
+	store: SourceStore,
+	nextTokens: number,
+	rateBound = 1,
+): Promise<Excerpts> {
 	const out: Excerpts = { bodies: [], freedTokens: 0, overCap: [] };
-	const plan = oversizedResults(snap, windowTokens(snap), nextTokens);
+	const plan = oversizedResults(snap, windowTokens(snap), nextTokens, rateBound);
 	let used = excerptBytes(snap);
 	let freed = 0;
 	for (const r of plan.results) {
