@@ -6,7 +6,7 @@
 // Pure.
 
 import { codePointLength, escapeUnsafe, sliceCodePoints } from "../common/index.ts";
-import { isFileReadTool, type ShownRead, shownRead } from "../lattice/index.ts";
+import { readResults, type ShownRead } from "../lattice/index.ts";
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
 import { contentText, toolCallsOf } from "../transcript/index.ts";
 
@@ -62,9 +62,12 @@ export function boundBrief(text: string): string {
  */
 export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 	const calls = new Map<string, string[]>();
-	// File reads by call id (tool, target, arguments), and what each result showed, by tool and target.
-	const fileCalls = new Map<string, { name: string; target: string; args: unknown }>();
+	// What each file read showed, by tool and target.
 	const showed = new Map<string, string>();
+	for (const r of readResults(leaves.map((l) => l.message))) {
+		const target = targetOf(r.args);
+		if (target !== undefined) showed.set(`${r.name}\u0000${target}`, shownLines(r.shown));
+	}
 	let results = 0;
 	let resultChars = 0;
 	let errors = 0;
@@ -74,12 +77,10 @@ export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 		if (message.role === "user" && firstAsk === undefined) firstAsk = excerpt(textOf(message));
 		if (message.role === "assistant") {
 			for (const block of Array.isArray(message.content) ? (message.content as unknown[]) : []) {
-				const b = block as { type?: unknown; name?: unknown; arguments?: unknown; id?: unknown };
+				const b = block as { type?: unknown; name?: unknown; arguments?: unknown };
 				if (b.type !== "toolCall" || typeof b.name !== "string") continue;
 				const list = calls.get(b.name) ?? [];
 				const target = targetOf(b.arguments);
-				if (target !== undefined && typeof b.id === "string" && isFileReadTool(b.name))
-					fileCalls.set(b.id, { name: b.name, target, args: b.arguments });
 				if (target !== undefined && !list.includes(target)) list.push(target);
 				calls.set(b.name, list);
 			}
@@ -90,10 +91,6 @@ export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 			results++;
 			resultChars += textOf(message).length;
 			if (message.isError === true) errors++;
-			const call = fileCalls.get(message.toolCallId ?? "");
-			const read =
-				call && message.isError !== true ? shownRead(call.args, contentText(message.content, "\n")) : undefined;
-			if (call && read) showed.set(`${call.name}\u0000${call.target}`, shownLines(read));
 		}
 	}
 	const parts: string[] = [];

@@ -6,10 +6,11 @@ export { Lattice, LatticeError, type PlacedFold, type VisibleItem } from "./latt
 export {
 	type FileRead,
 	FOLD_READS_MAX,
-	fileReadOf,
 	fileReadsOf,
 	isFileReadTool,
 	READ_PATH_MAX_CHARS,
+	type ReadResult,
+	readResults,
 	readsField,
 	type ShownRead,
 	shownRead,

@@ -6,7 +6,7 @@
 // showed, and only those lines are compared. Images and reads that returned no content are skipped.
 // Pure (hashing through the Wasm core).
 
-import { contentText, type TranscriptEntry } from "../transcript/index.ts";
+import { contentText, type TranscriptEntry, type TranscriptMessage } from "../transcript/index.ts";
 import { sha256Hex } from "../wasm/index.ts";
 
 /** One file read a fold holds: the result entry, the path as the call named it, the text's digest. */
@@ -69,19 +69,24 @@ export function shownRead(args: unknown, resultText: string): ShownRead | undefi
 	return ranged ? { path, text, lines: [from ?? 1, text.split("\n").length] } : { path, text };
 }
 
-/** The read a tool result records, given its call's arguments; undefined when it holds no file text. */
-export function fileReadOf(entry: string, args: unknown, resultText: string): FileRead | undefined {
-	const shown = shownRead(args, resultText);
-	if (!shown) return undefined;
-	const read: FileRead = { entry, path: shown.path, sha256: sha256Hex(shown.text) };
-	return shown.lines ? { ...read, lines: shown.lines } : read;
+/** One successful file read among messages, paired with the call that asked for it. */
+export interface ReadResult {
+	/** Index of the tool result among the messages. */
+	readonly index: number;
+	readonly callId: string;
+	/** The call's tool name and arguments. */
+	readonly name: string;
+	readonly args: unknown;
+	/** The result's text, and what it showed of the file. */
+	readonly text: string;
+	readonly shown: ShownRead;
 }
 
-/** The file reads among `leaves`, in order, at most FOLD_READS_MAX. */
-export function fileReadsOf(leaves: readonly TranscriptEntry[]): FileRead[] {
+/** The successful file reads among `messages`, in order: the one pairing of calls and results every reader uses. */
+export function* readResults(messages: readonly TranscriptMessage[]): Generator<ReadResult> {
 	const calls = new Map<string, { name: string; args: unknown }>();
-	const out: FileRead[] = [];
-	for (const { id, message } of leaves) {
+	for (let index = 0; index < messages.length; index++) {
+		const message = messages[index] as TranscriptMessage;
 		if (message.role === "assistant" && Array.isArray(message.content))
 			for (const b of message.content as { type?: unknown; id?: unknown; name?: unknown; arguments?: unknown }[])
 				if (b.type === "toolCall" && typeof b.id === "string" && typeof b.name === "string")
@@ -89,8 +94,22 @@ export function fileReadsOf(leaves: readonly TranscriptEntry[]): FileRead[] {
 		if (message.role !== "toolResult" || message.isError === true || typeof message.toolCallId !== "string") continue;
 		const call = calls.get(message.toolCallId);
 		if (!call || !isFileReadTool(call.name)) continue;
-		const read = fileReadOf(id, call.args, contentText(message.content, "\n"));
-		if (read) out.push(read);
+		const text = contentText(message.content, "\n");
+		const shown = shownRead(call.args, text);
+		if (shown) yield { index, callId: message.toolCallId, name: call.name, args: call.args, text, shown };
+	}
+}
+
+/** The file reads among `leaves`, in order, at most FOLD_READS_MAX. */
+export function fileReadsOf(leaves: readonly TranscriptEntry[]): FileRead[] {
+	const out: FileRead[] = [];
+	for (const r of readResults(leaves.map((l) => l.message))) {
+		const read: FileRead = {
+			entry: (leaves[r.index] as TranscriptEntry).id,
+			path: r.shown.path,
+			sha256: sha256Hex(r.shown.text),
+		};
+		out.push(r.shown.lines ? { ...read, lines: r.shown.lines } : read);
 		if (out.length >= FOLD_READS_MAX) break;
 	}
 	return out;

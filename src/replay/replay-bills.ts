@@ -35,6 +35,16 @@ export function costOf(fresh: number, cacheRead: number, output: number, prices:
 	return (fresh * r[rate] + cacheRead * r.cacheRead + output * r.output) / 1_000_000;
 }
 
+/** Each assistant message's ordinal among the replies (1-based, as in the session), by its index. */
+function replyOrdinals(messages: readonly { message: TranscriptMessage }[]): Map<number, number> {
+	const out = new Map<number, number>();
+	let n = 0;
+	messages.forEach((m, i) => {
+		if (m.message.role === "assistant") out.set(i, ++n);
+	});
+	return out;
+}
+
 /** The replay's requests in the session's tokens, with the recorded output of the reply each produced. */
 export function estimated(
 	requests: readonly SimRequest[],
@@ -43,11 +53,7 @@ export function estimated(
 	prices: Prices,
 	rate: FreshRate,
 ): EstimatedRequest[] {
-	const replyOrdinal = new Map<number, number>();
-	let n = 0;
-	messages.forEach((m, i) => {
-		if (m.message.role === "assistant") replyOrdinal.set(i, ++n);
-	});
+	const replyOrdinal = replyOrdinals(messages);
 	return requests
 		.filter((r) => !r.fenced)
 		.map((r) => {
@@ -79,11 +85,7 @@ export function peekRequests(
 	price: Pricing,
 ): EstimatedRequest[] {
 	const live = requests.filter((r) => !r.fenced);
-	const ordinals = new Map<number, number>();
-	let n = 0;
-	messages.forEach((m, i) => {
-		if (m.message.role === "assistant") ordinals.set(i, ++n);
-	});
+	const ordinals = replyOrdinals(messages);
 	const tokens = (chars: number) => (calibration.slope * chars) / 4;
 	return messages.flatMap((m, i) => {
 		const ids = toolCallsOf(m.message).map((c) => c.id);

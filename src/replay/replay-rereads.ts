@@ -12,9 +12,9 @@
 // returned the same text before and did not fail. Pure: the search and the peek run through the
 // replay's own runtime.
 
-import { isFileReadTool, shownRead } from "../lattice/index.ts";
+import { readResults } from "../lattice/index.ts";
 import type { DriveOptions, ReplayMessage } from "../simulate/index.ts";
-import { contentText, type TranscriptMessage } from "../transcript/index.ts";
+import type { TranscriptMessage } from "../transcript/index.ts";
 
 /** Matches a recall's search asks for, as the benchmark's agent asks at a revisit. */
 export const RECALL_SEARCH_LIMIT = 10;
@@ -38,44 +38,24 @@ export function inViewNote(path: string): string {
 	return `${path}: unchanged since its earlier read in this session, which the window still shows.`;
 }
 
-/** The file-read calls of an assistant message (src/lattice reads.ts tells them): id and arguments. */
-function readCalls(m: TranscriptMessage): { id: string; args: unknown }[] {
-	const c = (m as { content?: unknown }).content;
-	if (m.role !== "assistant" || !Array.isArray(c)) return [];
-	return c.flatMap((part) => {
-		const p = part as { type?: string; id?: unknown; name?: unknown; arguments?: unknown } | null;
-		if (p?.type !== "toolCall" || typeof p.name !== "string" || !isFileReadTool(p.name) || typeof p.id !== "string")
-			return [];
-		return [{ id: p.id, args: p.arguments }];
-	});
-}
-
 /** The session's repeated, unchanged reads: the path each call read, by call id, and what they held. */
 export function findRereads(messages: readonly ReplayMessage[]): {
 	paths: ReadonlyMap<string, string>;
 	reads: number;
 	chars: number;
 } {
-	const calls = new Map<string, unknown>();
 	// The text each call (its arguments) last returned.
 	const seen = new Map<string, string>();
 	const paths = new Map<string, string>();
 	let chars = 0;
-	for (const { message: msg } of messages) {
-		for (const call of readCalls(msg)) calls.set(call.id, call.args);
-		const id = msg.role === "toolResult" ? (msg.toolCallId ?? "") : "";
-		if (msg.role !== "toolResult" || msg.isError === true || !calls.has(id)) continue;
-		const args = calls.get(id);
-		const text = contentText(msg.content, "\n");
-		const read = shownRead(args, text);
-		if (!read) continue;
-		const key = JSON.stringify(args ?? {});
-		if (seen.get(key) !== text) {
-			seen.set(key, text);
+	for (const r of readResults(messages.map((m) => m.message))) {
+		const key = JSON.stringify(r.args ?? {});
+		if (seen.get(key) !== r.text) {
+			seen.set(key, r.text);
 			continue;
 		}
-		paths.set(id, read.path);
-		chars += text.length;
+		paths.set(r.callId, r.shown.path);
+		chars += r.text.length;
 	}
 	return { paths, reads: paths.size, chars };
 }
