@@ -24,7 +24,7 @@ export const LAYERS = {
 	briefs: ["common", "transcript", "lattice"],
 	state: ["common", "wasm", "transcript", "lattice", "briefs"],
 	projection: ["common", "wasm", "transcript", "lattice"],
-	policy: ["common", "wasm", "transcript", "lattice", "briefs", "state", "projection"],
+	policy: ["common", "wasm", "verify", "transcript", "lattice", "briefs", "state", "projection", "options"],
 	options: ["common", "transcript", "projection"],
 	runtime: [
 		"common",

@@ -1,6 +1,16 @@
-// Policy layer: the serving budget, the snapshot a decision reads, the structural span rules, the
-// ladder's rungs and their input, the commit scheduler (immediate and epoch) and the provider-window
-// fence, with their named constants. Pure; no Pi imports.
+// Policy layer, the decision core: the serving budget, the snapshot a decision reads, the structural
+// span rules, the ladder's rungs and their input, the schedulers (immediate, epoch, cost), the gate
+// and the rescue, the excerpts, the placement of marks, and the one function that turns a boundary's
+// snapshot, options and meter into the plan of what it records and commits (commit-plan.ts); and the
+// provider-window fence, with their named constants. Pure; no Pi imports.
+export {
+	type BoundaryInput,
+	boundaryInput,
+	expandSinceCommit,
+	type Occupancy,
+	pendingEditFrom,
+	pendingGrowthOf,
+} from "./boundary-input.ts";
 export {
 	type BudgetInput,
 	budgetFor,
@@ -10,6 +20,16 @@ export {
 	type ServingBudget,
 	servingBudget,
 } from "./budget.ts";
+export { type Calibration, type HostFacts, inEstimatedTokens, type MeterReading } from "./calibration.ts";
+export {
+	COMMIT_REASON_MAX_CHARS,
+	COMPACTED_MARK_NOTE,
+	type CommitDecision,
+	type CommitPlan,
+	type DecisionInput,
+	decideCommit,
+	type ScheduleReading,
+} from "./commit-plan.ts";
 export * from "./constants.ts";
 export {
 	briefRequestCost,
@@ -21,8 +41,12 @@ export {
 	price,
 	worthCommitting,
 } from "./cost.ts";
+export { DEFAULT_GROWTH_SHARE, KEEP_RAW_MAX_BUDGET_SHARE, keepRawFloor, keepRawUnit } from "./cost-gate.ts";
 export { type CostPlan, type CostScheduleInput, paybackHorizon, planCostCommit } from "./cost-schedule.ts";
+export { EXCERPT_CAP_BYTES, type Excerpts, excerptBytes, excerptPlan, NO_EXCERPTS } from "./excerpt-plan.ts";
 export { type FenceVerdict, fence } from "./fence.ts";
+export { foldSourceDigest, leafBlobs, manifestable, manifestDigestOf } from "./fold-digest.ts";
+export { type GateResult, gate, rescued } from "./gate.ts";
 export { expandedOver, expandedRefolds, keptRawRange, keptRawUnits } from "./kept-raw.ts";
 export {
 	chapterProposals,
@@ -48,6 +72,8 @@ export {
 	type WindowTokens,
 	windowTokens,
 } from "./ladder-input.ts";
+export { type LadderFold, type LadderPlan, ladderPlan } from "./ladder-plan.ts";
+export { briefContent, managedTargets } from "./managed.ts";
 export {
 	EXCERPT_MIN_TOKENS,
 	EXCERPT_TOKENS_ESTIMATE,
@@ -55,6 +81,14 @@ export {
 	type OversizePlan,
 	oversizedResults,
 } from "./oversize.ts";
+export {
+	compactedMarks,
+	noMarks,
+	type PlacedMarks,
+	type Placement,
+	placedSnapshot,
+	placeMarks,
+} from "./placement.ts";
 export {
 	ASSUMED_PRICES_TEXT,
 	DEFAULT_PRICES,

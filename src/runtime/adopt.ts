@@ -8,7 +8,7 @@
 import { type HeldRecord, heldDigest } from "../state/index.ts";
 import type { ActionResult } from "./actions/shared.ts";
 import type { Host } from "./ports.ts";
-import type { FoldRuntime } from "./runtime.ts";
+import type { RuntimePort } from "./runtime.ts";
 
 /** "3 unkeyed (an older pi-fold's), 2 signed with key 0123456789abcdef" */
 function origins(held: readonly HeldRecord[]): string {
@@ -21,8 +21,8 @@ function origins(held: readonly HeldRecord[]): string {
 }
 
 /** Adopts every held record of the host's branch (under the runtime's lock). */
-export function adoptHeld(runtime: FoldRuntime, host: Host): Promise<ActionResult> {
-	return runtime.exclusive(async () => {
+export function adoptHeld(runtime: RuntimePort, host: Host): Promise<ActionResult> {
+	return runtime.transaction(host, (decide) => {
 		const held = runtime.sync(host).held;
 		if (held.length === 0)
 			return {
@@ -30,7 +30,7 @@ export function adoptHeld(runtime: FoldRuntime, host: Host): Promise<ActionResul
 				details: { action: "adopt", adopted: 0 },
 			};
 		const count = held.length;
-		runtime.decide(host, {
+		decide({
 			kind: "adopt",
 			actor: "human",
 			count,

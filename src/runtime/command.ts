@@ -11,7 +11,7 @@ import { callTool } from "./actions/index.ts";
 import { adoptHeld } from "./adopt.ts";
 import { expandAll } from "./expand-all.ts";
 import type { Host } from "./ports.ts";
-import type { FoldRuntime } from "./runtime.ts";
+import type { RuntimePort } from "./runtime.ts";
 
 /** The command's verbs, in the order its completion offers them. */
 export const FOLD_COMMAND_VERBS = [
@@ -135,7 +135,7 @@ function parseSearch(rest: string, error: (first: string) => ParsedFoldCommand):
 export type FoldCommandReply = { text: string; level: "info" | "warning" } | { config: true; all: boolean };
 
 /** Runs `/fold-context <args>` for the human: adopt, or the parsed action through the tool's path. */
-export async function runFoldCommand(runtime: FoldRuntime, host: Host, args: string): Promise<FoldCommandReply> {
+export async function runFoldCommand(runtime: RuntimePort, host: Host, args: string): Promise<FoldCommandReply> {
 	const name = runtime.options.commandNames.fold;
 	if (args.trim() === "adopt") return { text: (await adoptHeld(runtime, host)).text, level: "info" };
 	if (args.trim() === "expand-all") {

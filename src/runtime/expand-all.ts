@@ -17,7 +17,7 @@ import { plural } from "./actions/shared.ts";
 import { sourceNextStep } from "./actions/source-failure.ts";
 import { readBoundSource } from "./bound-source.ts";
 import type { Host, SourceStore } from "./ports.ts";
-import type { FoldRuntime } from "./runtime.ts";
+import type { RuntimePort } from "./runtime.ts";
 
 /** What expand-all will record. */
 export interface ExpandAllPlan {
@@ -123,17 +123,17 @@ export function expandAllText(plan: ExpandAllPlan, commandName: string, overflow
 }
 
 /** Runs expand-all for the human under the runtime's lock: plans, then records each expand and unmark. */
-export function expandAll(runtime: FoldRuntime, host: Host): Promise<ActionResult> {
-	return runtime.exclusive(async () => {
+export function expandAll(runtime: RuntimePort, host: Host): Promise<ActionResult> {
+	return runtime.transaction(host, async (decide) => {
 		const snap = runtime.snapshot(host);
 		const input = { runtime, host, actor: "human" as const };
 		const plan = await planExpandAll(snap, runtime.store(host), (error, id) =>
 			sourceNextStep(input, error, "expand", id),
 		);
-		for (const foldId of plan.marks) runtime.decide(host, { kind: "unmark", actor: "human", foldId });
-		for (const foldId of plan.expand) runtime.decide(host, { kind: "expand", actor: "human", foldId });
+		for (const foldId of plan.marks) decide({ kind: "unmark", actor: "human", foldId });
+		for (const foldId of plan.expand) decide({ kind: "expand", actor: "human", foldId });
 		// Nothing may fold again before the human uninstalls: the ladder and the rescue stop here.
-		runtime.automaticHold = `/${runtime.options.commandNames.fold} expand-all asked for the session whole`;
+		runtime.holdAutomatic(`/${runtime.options.commandNames.fold} expand-all asked for the session whole`);
 		const whole = runtime.windowEstimate(host, snap) + plan.growth;
 		const budget = runtime.estimatedBudget(host);
 		const overflow = plan.expand.length > 0 && whole > budget ? { whole, budget } : undefined;

@@ -5,21 +5,10 @@
 // written before manifests) the SHA-256 of the concatenated source. The store does the I/O.
 
 import { foldId, foldSource } from "../lattice/index.ts";
+import { leafBlobs, manifestable } from "../policy/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
-import { buildFoldTree, MANIFEST_MAX_ID_CHARS, sha256Hex } from "../verify/index.ts";
+import { buildFoldTree, sha256Hex } from "../verify/index.ts";
 import type { SourceStore } from "./ports.ts";
-
-const encoder = new TextEncoder();
-
-/** Each entry's exact bytes (its line of the fold source). */
-export function leafBlobs(leaves: readonly TranscriptEntry[]): { id: string; data: Uint8Array }[] {
-	return leaves.map((leaf) => ({ id: leaf.id, data: encoder.encode(foldSource([leaf])) }));
-}
-
-/** Whether these entries can be written as a manifest (every id short enough for one). */
-function manifestable(leaves: readonly TranscriptEntry[]): boolean {
-	return leaves.every((leaf) => leaf.id.length <= MANIFEST_MAX_ID_CHARS);
-}
 
 /** Writes the source of the fold over `leaves` (a manifest; the old single blob for ids too long for one). */
 export function writeFoldSource(
@@ -37,9 +26,4 @@ export function writeFoldSource(
 export function sourceDigestMatches(id: string, leaves: readonly TranscriptEntry[], sha256: string): boolean {
 	if (sha256Hex(foldSource(leaves)) === sha256) return true;
 	return manifestable(leaves) && buildFoldTree(id, leafBlobs(leaves)).root === sha256;
-}
-
-/** The digest a new fold over `leaves` records (its manifest's root), without writing anything. */
-export function manifestDigestOf(id: string, leaves: readonly TranscriptEntry[]): string {
-	return manifestable(leaves) ? buildFoldTree(id, leafBlobs(leaves)).root : sha256Hex(foldSource(leaves));
 }

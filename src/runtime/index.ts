@@ -3,6 +3,7 @@
 // the context tool's actions, status, telemetry, receipts, excerpts of oversized results and the
 // suggestion registry. A host adapter (src/pi) or the simulator (src/simulate) supplies a `Host`.
 
+export { leafBlobs, manifestDigestOf } from "../policy/index.ts";
 export type { ActionInput, ActionResult, ToolArgs } from "./actions/index.ts";
 export {
 	callTool,
@@ -36,9 +37,7 @@ export {
 } from "./chain-key.ts";
 export { FOLD_COMMAND_VERBS, type FoldCommandReply, foldIdsFor, runFoldCommand } from "./command.ts";
 export {
-	COMMIT_REASON_MAX_CHARS,
 	type CommitBody,
-	type Occupancy,
 	planEdits,
 	RECEIPT_MAX_CHARS,
 	receiptText,
@@ -53,7 +52,7 @@ export {
 	type SummarizedFold,
 	sourcePresence,
 } from "./fold-forest.ts";
-export { leafBlobs, manifestDigestOf, sourceDigestMatches, writeFoldSource } from "./fold-write.ts";
+export { sourceDigestMatches, writeFoldSource } from "./fold-write.ts";
 export type {
 	BoundaryDraft,
 	BriefOut,
@@ -71,7 +70,9 @@ export { candidatesFor } from "./projection-provider.ts";
 export {
 	BOUNDARY_NAMES,
 	type BoundaryKind,
+	type Decide,
 	FoldRuntime,
+	type RuntimePort,
 	type StoreFactory,
 } from "./runtime.ts";
 export { type StablePrefix, stablePrefix } from "./stable-prefix.ts";

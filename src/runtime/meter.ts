@@ -10,6 +10,8 @@
 // and the provider may count up to the top of the rate's range (rateBound, for what must fit
 // whatever the rate). Not durable: it restarts with the session. Pure in-memory.
 
+import type { Calibration, MeterReading } from "../policy/index.ts";
+
 /** Weight of the newest sample in the growth average. */
 export const METER_SMOOTHING = 0.3;
 /** Requests the calibration is fitted over (the newest). */
@@ -18,12 +20,6 @@ export const CALIBRATION_SAMPLES = 16;
 export const CALIBRATION_RANGE: readonly [number, number] = [0.5, 2];
 /** Estimates must spread by this share of their mean before a rate is fitted (else: overhead only). */
 const MIN_SPREAD = 0.1;
-
-/** How the provider counts a request of `e` estimated tokens: `overhead + rate * e`. */
-export interface Calibration {
-	readonly overhead: number;
-	readonly rate: number;
-}
 
 export const UNCALIBRATED: Calibration = { overhead: 0, rate: 1 };
 
@@ -70,7 +66,7 @@ export function fitCalibration(
 	return { overhead: meanP - rate * meanE, rate };
 }
 
-export class SessionMeter {
+export class SessionMeter implements MeterReading {
 	private growth: number | null = null;
 	private samples: [number, number][] = [];
 	/** What each recent pure append added: (estimated, provider) tokens. */
@@ -144,17 +140,6 @@ export class SessionMeter {
 	get lastRequestAt(): number | null {
 		return this.lastAt;
 	}
-}
-
-/** `snap` with its serving budget in estimated tokens: the provider's budget over the calibration. */
-export function inEstimatedTokens<S extends { readonly budget: { readonly budgetTokens: number } }>(
-	snap: S,
-	calibration: Calibration,
-): S {
-	const { overhead, rate } = calibration;
-	if (overhead === 0 && rate === 1) return snap;
-	const budgetTokens = Math.max(1, Math.round((snap.budget.budgetTokens - overhead) / rate));
-	return { ...snap, budget: { ...snap.budget, budgetTokens } };
 }
 
 function smooth(previous: number | null, sample: number): number {

@@ -5,10 +5,10 @@
 import { type ProjectionCandidate, projectionCandidates, renderPlaceholder } from "../projection/index.ts";
 import { estimateTokens } from "../wasm/index.ts";
 import type { Host } from "./ports.ts";
-import type { FoldRuntime } from "./runtime.ts";
+import type { RuntimePort } from "./runtime.ts";
 
 /** The candidates of every visible collapsed fold on the host's branch. */
-export function candidatesFor(runtime: FoldRuntime, host: Pick<Host, "readBranch" | "model">): ProjectionCandidate[] {
+export function candidatesFor(runtime: RuntimePort, host: Pick<Host, "readBranch" | "model">): ProjectionCandidate[] {
 	const snap = runtime.snapshot(host);
 	const visible = new Set(snap.lattice.visible(snap.state.expanded).flatMap((i) => (i.type === "fold" ? [i.id] : [])));
 	return projectionCandidates({

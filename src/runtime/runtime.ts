@@ -1,18 +1,24 @@
 // The per-session folding controller, with no host of its own: every call takes a `Host` (ports.ts)
 // that a Pi adapter or the simulator supplies. It owns the decision-log view, the fold store handle,
-// the telemetry, the request estimator and a lock that serializes decisions and commits. Tool
-// actions decide (`decide` chains a record and appends it through the host); `boundary` is the one
-// path that moves bytes: snapshot, gate, record the ladder, place marks, plan the edits, return the
-// drafts (edits, the chained commit record, the bounded receipt). Writes only through the host and
-// the fold store.
+// the telemetry, the request estimator, the session meter and a lock that serializes decisions and
+// commits. Tool actions decide (`decide` chains a record and appends it through the host);
+// `boundary` is the one path that moves bytes: the decision core plans the boundary (src/policy
+// `decideCommit`, pure), the commit pipeline carries the plan out (commit/pipeline.ts), and the
+// drafts return (edits, the chained commit record, the bounded receipt). Writes only through the
+// host and the fold store.
 
 import type { FoldRecord } from "../lattice/index.ts";
 import { derivedNames, type ResolvedOptions } from "../options/index.ts";
 import {
 	budgetFor,
 	buildSnapshot,
+	type Calibration,
+	decideCommit,
 	type FenceVerdict,
 	fence,
+	type HostFacts,
+	inEstimatedTokens,
+	type Occupancy,
 	pricesAssumed,
 	requestMessageTokens,
 	type Snapshot,
@@ -22,19 +28,10 @@ import type { RequestObservation, Usage } from "../projection/index.ts";
 import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
 import { FoldStore, resolveStoreDir } from "../store/index.ts";
 import { chainKeyFor, processChainKey } from "./chain-key.ts";
-import {
-	boundaryInput,
-	type CommitOutcome,
-	compactedMarks,
-	type Excerpts,
-	excerptOversized,
-	type Occupancy,
-	receiptType,
-	runCommit,
-} from "./commit/index.ts";
+import { type CommitOutcome, receiptType, runCommit } from "./commit/index.ts";
 import { commitDrafts } from "./commit-drafts.ts";
 import { compactionDecision } from "./compaction-decision.ts";
-import { type Calibration, inEstimatedTokens, SessionMeter } from "./meter.ts";
+import { SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { newestUnitName, RequestEstimator } from "./request-estimate.ts";
 import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
@@ -52,9 +49,12 @@ export const BOUNDARY_NAMES: Record<BoundaryKind, string> = {
 	settle: "end of the agent's run",
 };
 
+/** Appends one decision inside a runtime transaction (the lock held): chained after the branch's last record. */
+export type Decide = (body: DecisionBody) => DecisionRecord;
+
 export class FoldRuntime {
-	options: ResolvedOptions;
-	names: ReturnType<typeof derivedNames>;
+	#options: ResolvedOptions;
+	#names: ReturnType<typeof derivedNames>;
 	readonly telemetry = new Telemetry();
 	private readonly storeFactory: StoreFactory;
 	private log = new DecisionLog(processChainKey());
@@ -66,18 +66,33 @@ export class FoldRuntime {
 	private notified = new Set<string>();
 	private actors = new Set<Actor>();
 	/** Why the human paused automatic folding until this runtime loads again (expand-all), or null. */
-	automaticHold: string | null = null;
+	private automaticHold: string | null = null;
 
 	constructor(options: ResolvedOptions, storeFactory?: StoreFactory) {
-		this.options = options;
-		this.names = derivedNames(options);
+		this.#options = options;
+		this.#names = derivedNames(options);
 		this.storeFactory = storeFactory ?? ((dir) => new FoldStore(dir));
+	}
+
+	/** The options in force (set at construction, replaced only by `reconfigure`). */
+	get options(): ResolvedOptions {
+		return this.#options;
+	}
+
+	/** The names derived from the options (entry types, the store's folder). */
+	get names(): ReturnType<typeof derivedNames> {
+		return this.#names;
 	}
 
 	/** Replaces the options (a project's settings file is read at session start); later calls read them. */
 	reconfigure(options: ResolvedOptions): void {
-		this.options = options;
-		this.names = derivedNames(options);
+		this.#options = options;
+		this.#names = derivedNames(options);
+	}
+
+	/** Pauses automatic folding until this runtime loads again, saying why (the human's expand-all). */
+	holdAutomatic(why: string): void {
+		this.automaticHold = why;
 	}
 
 	/** Custom-message type of this runtime's commit receipts. */
@@ -86,10 +101,21 @@ export class FoldRuntime {
 	}
 
 	/** Runs `fn` after every earlier decision or commit has finished (one at a time). */
-	exclusive<T>(fn: () => Promise<T>): Promise<T> {
+	private exclusive<T>(fn: () => Promise<T>): Promise<T> {
 		const run = this.tail.then(fn, fn);
 		this.tail = run.catch(() => undefined);
 		return run;
+	}
+
+	/**
+	 * Runs `fn` under the runtime's lock, after every earlier decision or commit has finished, with
+	 * `decide`: the only way a decision is recorded outside a boundary.
+	 */
+	transaction<T>(
+		host: Pick<Host, "branchRecords" | "appendRecord">,
+		fn: (decide: Decide) => Promise<T> | T,
+	): Promise<T> {
+		return this.exclusive(async () => fn((body) => this.decide(host, body)));
 	}
 
 	/** The fold store of the host's session (opened at session start, or lazily). */
@@ -170,8 +196,8 @@ export class FoldRuntime {
 		host.notify(message, level);
 	}
 
-	/** Chains `body` after the branch's last record and appends it. Call inside `exclusive`. */
-	decide(host: Pick<Host, "branchRecords" | "appendRecord">, body: DecisionBody): DecisionRecord {
+	/** Chains `body` after the branch's last record and appends it (the lock held: `transaction`, `boundary`). */
+	private decide(host: Pick<Host, "branchRecords" | "appendRecord">, body: DecisionBody): DecisionRecord {
 		const state = this.sync(host);
 		const record = this.log.chain(body, state.lastDigest);
 		host.appendRecord(record);
@@ -191,11 +217,42 @@ export class FoldRuntime {
 		return this.exclusive(async () => {
 			this.sync(host);
 			this.reportRefusals(host);
-			this.dropCompactedMarks(host);
-			const hint: Actor = this.actors.has("agent") || this.actors.size === 0 ? "agent" : "human";
-			const planned = await this.commitAt(host, BOUNDARY_NAMES[at], this.occupancy(host, nextRequest), hint);
+			const plan = decideCommit({
+				snap: this.snapshot(host),
+				options: this.options,
+				meter: this.meter,
+				host: this.hostFacts(host),
+				occupancy: this.occupancy(host, nextRequest),
+				paused: this.pauseReason() !== null,
+				actors: this.actors,
+				at: BOUNDARY_NAMES[at],
+			});
+			const planned = await runCommit(plan, {
+				options: this.options,
+				store: this.store(host),
+				host,
+				decide: (body) => {
+					this.decide(host, body);
+				},
+				snapshot: () => this.snapshot(host),
+				recordSchedule: (note) => this.telemetry.recordSchedule(note),
+				recordEvidence: (excerpt) => this.telemetry.recordEvidence(excerpt),
+				notifyOnce: (key, message, level) => this.notifyOnce(host, key, message, level),
+				reportCommitRefusals: (refused) => this.reportCommitRefusals(host, refused),
+			});
 			return planned ? this.drafts(planned, this.pricesAssumed(host)) : undefined;
 		});
+	}
+
+	/** What the cost gate reads of the host: the models' prices, the cache's lifetime, the time now. */
+	private hostFacts(host: Pick<Host, "model" | "briefModel" | "now">): HostFacts {
+		const model = host.model();
+		return {
+			modelCost: model?.cost,
+			briefModelCost: host.briefModel?.()?.cost,
+			cacheTtlMs: model?.cacheTtlMs,
+			now: host.now(),
+		};
 	}
 
 	/**
@@ -230,88 +287,6 @@ export class FoldRuntime {
 	/** The serving budget in pi-fold's estimated tokens, as the policies read it (calibrated to the provider). */
 	estimatedBudget(host: Pick<Host, "readBranch" | "model">): number {
 		return inEstimatedTokens(this.snapshot(host), this.meter.calibration).budget.budgetTokens;
-	}
-
-	/**
-	 * Pending marks whose entries a native compaction summarized can no longer fold anything: each is
-	 * withdrawn by an `unmark` record with a note, and the human is told once (not a refusal at commit).
-	 */
-	private dropCompactedMarks(host: Host): void {
-		const snap = this.snapshot(host);
-		for (const id of compactedMarks(snap)) {
-			const note = "its entries were summarized by Pi's native compaction";
-			this.decide(host, { kind: "unmark", actor: "ladder", foldId: id, note });
-			this.notifyOnce(host, `dropped:${id}`, `mark ${id} dropped: ${note}`, "info");
-		}
-	}
-
-	/** One boundary pass through the commit pipeline (commit/pipeline.ts). */
-	private async commitAt(host: Host, at: string, measured: Occupancy, hint: Actor): Promise<CommitOutcome | null> {
-		const paused = this.pauseReason() !== null;
-		const { excerpts, snap: before } = await this.excerpts(host, measured, paused);
-		const occupancy = { ...measured, tokens: measured.tokens - excerpts.freedTokens };
-		// No excerpt recorded: the branch is as the excerpts step read it.
-		const snap = excerpts.bodies.length === 0 && before ? before : this.snapshot(host);
-		const input = boundaryInput({
-			host,
-			options: this.options,
-			meter: this.meter,
-			snap,
-			// The policies work in estimated tokens: the budget they read is the provider's over the calibration.
-			scaled: inEstimatedTokens(snap, this.meter.calibration),
-			occupancy,
-			paused,
-			hint,
-			at,
-			excerpted: excerpts.bodies.length,
-			excerptFreedTokens: excerpts.freedTokens,
-		});
-		return runCommit(input, {
-			store: this.store(host),
-			decide: (body) => {
-				this.decide(host, body);
-			},
-			snapshot: () => this.snapshot(host),
-			recordSchedule: (note) => this.telemetry.recordSchedule(note),
-			notifyOnce: (key, message, level) => this.notifyOnce(host, key, message, level),
-			reportCommitRefusals: (refused) => this.reportCommitRefusals(host, refused),
-		});
-	}
-
-	/**
-	 * Results of the newest batch too large for the window become excerpts (commit/excerpts.ts): their
-	 * fold decisions are recorded before the gate reads the branch, and the human is told once each.
-	 */
-	private async excerpts(
-		host: Host,
-		occupancy: Occupancy,
-		paused: boolean,
-	): Promise<{ excerpts: Excerpts; snap: Snapshot | null }> {
-		if (paused || !this.options.evidenceIngestion)
-			return { excerpts: { bodies: [], freedTokens: 0, overCap: [] }, snap: null };
-		const snap = this.snapshot(host);
-		const scaled = inEstimatedTokens(snap, this.meter.calibration);
-		const excerpts = await excerptOversized(scaled, this.store(host), occupancy.tokens, this.meter.rateBound);
-		for (const body of excerpts.bodies) {
-			this.decide(host, body);
-			const f = body.fold;
-			this.telemetry.recordEvidence({ foldId: f.id, bytes: f.sourceBytes });
-			this.notifyOnce(
-				host,
-				`excerpt:${f.id}`,
-				`${this.options.brandNoun}: a tool result of ${f.sourceBytes.toLocaleString("en-US")} bytes is too large for the window; the model sees an excerpt (fold ${f.id}), and the exact result is stored: /${this.options.commandNames.fold} peek ${f.id}`,
-				"info",
-			);
-		}
-		for (const _ of excerpts.overCap) this.telemetry.recordEvidence(null);
-		if (excerpts.overCap.length > 0)
-			this.notifyOnce(
-				host,
-				`excerpt-cap:${excerpts.overCap.join(",")}`,
-				`${this.options.brandNoun}: ${excerpts.overCap.join(", ")} left whole: this session's excerpts already hold the 512 MiB cap`,
-				"warning",
-			);
-		return { excerpts, snap };
 	}
 
 	/** The proposal's drafts (commit-drafts.ts); the actors of the epoch it closes are forgotten. */
@@ -391,3 +366,31 @@ export class FoldRuntime {
 		return kept;
 	}
 }
+
+/**
+ * The runtime as actions, commands and status reach it: what they read, and `transaction`, the one
+ * way to record a decision (under the lock). Nothing here commits, moves the window or sets state.
+ */
+export type RuntimePort = Pick<
+	FoldRuntime,
+	| "options"
+	| "names"
+	| "telemetry"
+	| "receiptType"
+	| "store"
+	| "sync"
+	| "snapshot"
+	| "stablePrefixEnd"
+	| "foldState"
+	| "knownFolds"
+	| "pauseReason"
+	| "reportRefusals"
+	| "notifyOnce"
+	| "occupancy"
+	| "windowEstimate"
+	| "pricesAssumed"
+	| "calibration"
+	| "estimatedBudget"
+	| "holdAutomatic"
+	| "transaction"
+>;

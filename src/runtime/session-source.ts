@@ -8,9 +8,10 @@
 
 import { type FoldRecord, foldSource } from "../lattice/index.ts";
 import type { BranchView } from "../policy/index.ts";
+import { manifestDigestOf } from "../policy/index.ts";
 import { sha256Hex } from "../wasm/index.ts";
 import { originalEntry } from "./branch-view.ts";
-import { manifestDigestOf, sourceDigestMatches } from "./fold-write.ts";
+import { sourceDigestMatches } from "./fold-write.ts";
 
 /** The verified source of `fold` rebuilt from `view`'s original entries; throws naming the fold. */
 export function sessionSource(view: BranchView, fold: FoldRecord): string {

@@ -17,12 +17,12 @@ import {
 	chapterProposals,
 	consolidationProposals,
 	ladderInput,
+	pendingEditFrom,
 	type Snapshot,
 	spanOf,
 	toolProposals,
 	windowTokens,
 } from "../policy/index.ts";
-import { pendingEditFrom } from "./commit/index.ts";
 
 /** Where the stable prefix ends, and what could touch the entry after it. */
 export interface StablePrefix {

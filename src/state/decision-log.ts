@@ -3,13 +3,15 @@
 // changed under it, when its last record was refused, or when an adopt record arrives),
 // trusting records signed with its key, and remembers every fold record an accepted decision named,
 // so a dissolved or merged fold's source can still be found for a restore. It also chains new
-// records with that key. In-memory; reads no files.
+// records with that key, each body validated against the record schema first. In-memory; reads no
+// files.
 
 import { escapeUnsafe } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { type ChainKey, chainRecord } from "./chain.ts";
+import { describeError } from "./record-check.ts";
 import { emptyState, type FoldState, replay } from "./record-replay.ts";
-import type { DecisionBody, DecisionRecord } from "./records.ts";
+import { type DecisionBody, type DecisionRecord, parseDecisionBody } from "./records.ts";
 
 export interface LogRecord {
 	readonly entryId: string;
@@ -41,8 +43,16 @@ export class DecisionLog {
 		return this.knownFolds;
 	}
 
-	/** `body` as the record that follows `prev`, signed with this log's key. */
+	/**
+	 * `body` as the record that follows `prev`, signed with this log's key; a body the record schema
+	 * refuses is never chained (the error names each bad field).
+	 */
 	chain(body: DecisionBody, prev: string | null): DecisionRecord {
+		try {
+			parseDecisionBody(body);
+		} catch (error) {
+			throw new Error(`${String(body.kind)} decision not recorded: ${describeError(error)}`);
+		}
 		return chainRecord(body, prev, this.key);
 	}
 

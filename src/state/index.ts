@@ -5,6 +5,7 @@ export { CHAIN_KEY_BYTES, type ChainKey, chainKeyOf, chainRecord, heldDigest, re
 export { DecisionLog, type LogRecord } from "./decision-log.ts";
 export { type CheckedRecord, checkRecord } from "./record-check.ts";
 export {
+	applyDecisions,
 	emptyState,
 	type FoldState,
 	type HeldRecord,

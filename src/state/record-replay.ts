@@ -12,7 +12,7 @@ import { escapeUnsafe } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { type ChainKey, heldDigest } from "./chain.ts";
 import { checkRecord } from "./record-check.ts";
-import type { Actor, DecisionRecord } from "./records.ts";
+import type { Actor, DecisionBody, DecisionRecord } from "./records.ts";
 
 /** A pending mark (epoch scheduling): a fold decided but not yet applied to the window. */
 export interface PendingMark {
@@ -155,6 +155,16 @@ function apply(s: Mutable, r: DecisionRecord): void {
 		case "adopt":
 			return;
 	}
+}
+
+/**
+ * `state` after `bodies`, decisions not yet chained, applied as replay applies accepted records (the
+ * decision core looks ahead with it; the chain fields and refusals are not touched).
+ */
+export function applyDecisions(state: FoldState, bodies: readonly DecisionBody[]): FoldState {
+	const s = thaw(state);
+	for (const body of bodies) apply(s, body as DecisionRecord);
+	return s;
 }
 
 const short = (hex: string | null) => (hex === null ? "nothing" : `${hex.slice(0, 12)}…`);

@@ -12,6 +12,8 @@ import {
 	SUMMARY_TIMEOUT_MS,
 } from "../../src/briefs/index.ts";
 import { DEFAULT_KEEP_RAW_TOKENS } from "../../src/options/index.ts";
+import { KEEP_RAW_MAX_BUDGET_SHARE } from "../../src/policy/cost-gate.ts";
+import { EXCERPT_CAP_BYTES } from "../../src/policy/excerpt-plan.ts";
 import {
 	COMMIT_TARGET_SHARE,
 	CONSOLIDATE_MIN_FOLDS,
@@ -33,8 +35,6 @@ import {
 	servingBudget,
 	TAIL_IMMEDIATE_MESSAGES,
 } from "../../src/policy/index.ts";
-import { KEEP_RAW_MAX_BUDGET_SHARE } from "../../src/runtime/commit/cost-gate.ts";
-import { EXCERPT_CAP_BYTES } from "../../src/runtime/commit/excerpts.ts";
 import { RECEIPT_MAX_CHARS, receiptText } from "../../src/runtime/index.ts";
 import {
 	FRESH_TAIL_MAX_BUDGET_SHARE,

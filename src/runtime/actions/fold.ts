@@ -11,11 +11,11 @@ import type { TranscriptEntry } from "../../transcript/index.ts";
 import { writeFoldSource } from "../fold-write.ts";
 import { withNestedListing } from "../nested-listing.ts";
 import { kindLabel } from "../status/words.ts";
-import { type ActionInput, type ActionResult, askFor, landing, plural, refuse } from "./shared.ts";
+import { type ActionResult, askFor, type DecidingInput, landing, plural, refuse } from "./shared.ts";
 
 /** Writes the source and returns the fold record for `leaves`. */
 async function makeRecord(
-	input: ActionInput,
+	input: DecidingInput,
 	leaves: readonly TranscriptEntry[],
 	kind: FoldKind,
 	brief: string | undefined,
@@ -58,7 +58,7 @@ function spanNotes(span: Span): { notes: string; crossed: string } {
 }
 
 /** The reply when the exact span is already a fold or a pending mark, else null. */
-function existing(input: ActionInput, snap: Snapshot, id: string, span: Span, epoch: boolean): ActionResult | null {
+function existing(input: DecidingInput, snap: Snapshot, id: string, span: Span, epoch: boolean): ActionResult | null {
 	const { notes } = spanNotes(span);
 	if (epoch && snap.state.pendingMarks.has(id))
 		return {
@@ -79,13 +79,13 @@ function range(leaves: readonly TranscriptEntry[]): string {
 
 /** Records a pending mark (epoch scheduling) and says when it lands. */
 function markReply(
-	input: ActionInput,
+	input: DecidingInput,
 	snap: Snapshot,
 	span: Span,
 	record: FoldRecord,
 	leaves: readonly TranscriptEntry[],
 ): ActionResult {
-	input.runtime.decide(input.host, { kind: "mark", actor: input.actor, topUp: false, fold: record });
+	input.decide({ kind: "mark", actor: input.actor, topUp: false, fold: record });
 	const waits = spanProblem(snap, span.start, span.end) !== null;
 	const { notes, crossed } = spanNotes(span);
 	const wait = waits
@@ -111,12 +111,12 @@ function markReply(
 
 /** Records a fold (immediate scheduling) and says when it lands. */
 function foldReply(
-	input: ActionInput,
+	input: DecidingInput,
 	span: Span,
 	record: FoldRecord,
 	leaves: readonly TranscriptEntry[],
 ): ActionResult {
-	input.runtime.decide(input.host, { kind: "fold", actor: input.actor, fold: record });
+	input.decide({ kind: "fold", actor: input.actor, fold: record });
 	const { notes, crossed } = spanNotes(span);
 	return {
 		text: `Folded ${record.id} (${input.actor === "human" ? kindLabel(record.kind) : record.kind}, ${range(leaves)}, ${plural(record.sourceBytes, "byte")}); ${landing(input.actor)}. The exact source is stored (sha256 ${record.sourceSha256.slice(0, 16)}…): peek or expand it any time.${notes}${crossed}\nBrief: ${record.brief}`,
@@ -134,7 +134,7 @@ function foldReply(
 }
 
 export async function foldAction(
-	input: ActionInput,
+	input: DecidingInput,
 	args: { from: string; to: string; brief?: string | undefined },
 ): Promise<ActionResult> {
 	const snap = input.runtime.snapshot(input.host);
@@ -154,7 +154,7 @@ export async function foldAction(
 }
 
 export async function reboundaryAction(
-	input: ActionInput,
+	input: DecidingInput,
 	args: { op: "dissolve" | "merge"; ids: readonly string[]; brief?: string | undefined },
 ): Promise<ActionResult> {
 	const snap = input.runtime.snapshot(input.host);
@@ -163,7 +163,7 @@ export async function reboundaryAction(
 		if (snap.state.protectedFolds.has(id)) return refuse("reboundary", `fold ${id} is protected (unprotect it first)`);
 	}
 	if (args.op === "dissolve") {
-		input.runtime.decide(input.host, {
+		input.decide({
 			kind: "reboundary",
 			actor: input.actor,
 			op: "dissolve",
@@ -200,7 +200,7 @@ export async function reboundaryAction(
 	const leaves = snap.view.transcript.slice(start, end);
 	const merged = new Set(folds.map((f) => f.record.id));
 	const record = withNestedListing(snap, start, end, await makeRecord(input, leaves, "span", args.brief), merged);
-	input.runtime.decide(input.host, {
+	input.decide({
 		kind: "reboundary",
 		actor: input.actor,
 		op: "merge",

@@ -6,18 +6,18 @@
 import { errorMessage } from "../../common/index.ts";
 import type { Actor } from "../../state/index.ts";
 import type { Host } from "../ports.ts";
-import type { FoldRuntime } from "../runtime.ts";
+import type { RuntimePort } from "../runtime.ts";
 import { staleStatus } from "../stale.ts";
 import { statusModel } from "../status/model.ts";
 import { renderStatus } from "../status/render.ts";
 import { foldAction, reboundaryAction } from "./fold.ts";
 import { peekAction } from "./peek.ts";
 import { searchAction } from "./search.ts";
-import type { ActionInput, ActionResult } from "./shared.ts";
+import type { ActionInput, ActionResult, DecidingInput } from "./shared.ts";
 import { parseToolArgs, type ToolArgs } from "./tool-schema.ts";
 import { expandAction, protectAction, rebriefAction, refoldAction, unmarkAction } from "./view.ts";
 
-export type { ActionInput, ActionResult } from "./shared.ts";
+export type { ActionInput, ActionResult, DecidingInput } from "./shared.ts";
 export {
 	PEEK_DEFAULT_BYTES,
 	PEEK_MAX_BYTES,
@@ -29,7 +29,8 @@ export {
 
 /** Runs one validated action. Decisions run one at a time (the runtime's lock). */
 export async function runAction(input: ActionInput, args: ToolArgs): Promise<ActionResult> {
-	const locked = <T>(fn: () => Promise<T> | T) => input.runtime.exclusive(async () => fn());
+	const locked = <T>(fn: (deciding: DecidingInput) => Promise<T> | T) =>
+		input.runtime.transaction(input.host, (decide) => fn({ ...input, decide }));
 	switch (args.action) {
 		case "status": {
 			const model = statusModel(input.runtime, input.host);
@@ -43,25 +44,25 @@ export async function runAction(input: ActionInput, args: ToolArgs): Promise<Act
 		case "search":
 			return searchAction(input, args);
 		case "fold":
-			return locked(() => foldAction(input, args));
+			return locked((deciding) => foldAction(deciding, args));
 		case "expand":
-			return locked(() => expandAction(input, args));
+			return locked((deciding) => expandAction(deciding, args));
 		case "refold":
-			return locked(() => refoldAction(input, args));
+			return locked((deciding) => refoldAction(deciding, args));
 		case "protect":
 		case "unprotect":
-			return locked(() => protectAction(input, args));
+			return locked((deciding) => protectAction(deciding, args));
 		case "rebrief":
-			return locked(() => rebriefAction(input, args));
+			return locked((deciding) => rebriefAction(deciding, args));
 		case "reboundary":
-			return locked(() => reboundaryAction(input, args));
+			return locked((deciding) => reboundaryAction(deciding, args));
 		case "unmark":
-			return locked(() => unmarkAction(input, args));
+			return locked((deciding) => unmarkAction(deciding, args));
 	}
 }
 
 /** Validates and runs raw arguments; never throws. */
-export async function callTool(runtime: FoldRuntime, host: Host, raw: unknown, actor: Actor): Promise<ActionResult> {
+export async function callTool(runtime: RuntimePort, host: Host, raw: unknown, actor: Actor): Promise<ActionResult> {
 	const parsed = parseToolArgs(raw, runtime.options.toolActions);
 	if (!parsed.ok) {
 		// The human typed a slash command: name the command, not the tool, and no JSON shapes.

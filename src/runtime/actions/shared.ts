@@ -1,15 +1,21 @@
-// What every action takes and returns: the runtime, the host of the call, who is acting, and a text
+// What every action takes and returns: the runtime's port (what an action reads, and the
+// transaction that gives a deciding action its `decide`), the host of the call, who is acting, and a text
 // result (with structured details) that the tool or a command shows; what to ask for next is said
 // in the caller's own terms (the agent's JSON, the human's slash command). Pure helpers.
 
 import type { Actor } from "../../state/index.ts";
 import type { Host } from "../ports.ts";
-import type { FoldRuntime } from "../runtime.ts";
+import type { Decide, RuntimePort } from "../runtime.ts";
 
 export interface ActionInput {
-	readonly runtime: FoldRuntime;
+	readonly runtime: RuntimePort;
 	readonly host: Host;
 	readonly actor: Actor;
+}
+
+/** An action that records decisions: it runs inside the runtime's transaction, with its `decide`. */
+export interface DecidingInput extends ActionInput {
+	readonly decide: Decide;
 }
 
 export interface ActionResult {

@@ -8,10 +8,10 @@ import { briefProblem } from "../../briefs/index.ts";
 import { resolveId } from "../../policy/index.ts";
 import { readBoundSourceFrom, type SourceOrigin } from "../bound-source.ts";
 import { expandRefusal } from "./admission.ts";
-import { type ActionInput, type ActionResult, askFor, landing, plural, refuse } from "./shared.ts";
+import { type ActionResult, askFor, type DecidingInput, landing, plural, refuse } from "./shared.ts";
 import { sourceRefusal } from "./source-failure.ts";
 
-export async function expandAction(input: ActionInput, args: { id: string }): Promise<ActionResult> {
+export async function expandAction(input: DecidingInput, args: { id: string }): Promise<ActionResult> {
 	const snap = input.runtime.snapshot(input.host);
 	const fold = snap.lattice.get(args.id);
 	if (!fold) {
@@ -53,7 +53,7 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 	} catch (error) {
 		return refuse("expand", sourceRefusal(input, error, "expand", args.id), { id: args.id });
 	}
-	input.runtime.decide(input.host, { kind: "expand", actor: input.actor, foldId: args.id });
+	input.decide({ kind: "expand", actor: input.actor, foldId: args.id });
 	const nested = fold.children.filter((c) => c.type === "fold").map((c) => c.id);
 	const stay = nested.length > 0 ? ` Nested folds stay collapsed: ${nested.join(", ")}.` : "";
 	return {
@@ -62,24 +62,24 @@ export async function expandAction(input: ActionInput, args: { id: string }): Pr
 	};
 }
 
-export function refoldAction(input: ActionInput, args: { id: string }): ActionResult {
+export function refoldAction(input: DecidingInput, args: { id: string }): ActionResult {
 	const snap = input.runtime.snapshot(input.host);
 	if (!snap.state.folds.has(args.id)) return refuse("refold", `no fold ${args.id} on this branch`);
 	if (!snap.state.expanded.has(args.id))
 		return { text: `Fold ${args.id} is already collapsed.`, details: { action: "refold", id: args.id, already: true } };
-	input.runtime.decide(input.host, { kind: "refold", actor: input.actor, foldId: args.id });
+	input.decide({ kind: "refold", actor: input.actor, foldId: args.id });
 	return { text: `Refolding ${args.id}; ${landing(input.actor)}.`, details: { action: "refold", id: args.id } };
 }
 
 export function protectAction(
-	input: ActionInput,
+	input: DecidingInput,
 	args: { action: "protect" | "unprotect"; ids?: readonly string[] | undefined; id?: string | undefined },
 ): ActionResult {
 	const snap = input.runtime.snapshot(input.host);
 	const verb = args.action;
 	if (args.id !== undefined) {
 		if (!snap.state.folds.has(args.id)) return refuse(verb, `no fold ${args.id} on this branch`);
-		input.runtime.decide(input.host, { kind: verb, actor: input.actor, target: { foldId: args.id } });
+		input.decide({ kind: verb, actor: input.actor, target: { foldId: args.id } });
 		return {
 			text:
 				verb === "protect"
@@ -93,7 +93,7 @@ export function protectAction(
 	const known = new Set(snap.view.transcript.map((e) => e.id));
 	const missing = ids.find((id) => !known.has(id));
 	if (missing !== undefined) return refuse(verb, `entry ${missing} is not an entry of this branch's context`);
-	input.runtime.decide(input.host, { kind: verb, actor: input.actor, target: { entryIds: ids } });
+	input.decide({ kind: verb, actor: input.actor, target: { entryIds: ids } });
 	const folded = ids.filter((id) => {
 		const at = snap.lattice.position.get(id) ?? -1;
 		return snap.lattice.innermostAt(at) !== undefined;
@@ -111,12 +111,12 @@ export function protectAction(
 	};
 }
 
-export function rebriefAction(input: ActionInput, args: { id: string; brief: string }): ActionResult {
+export function rebriefAction(input: DecidingInput, args: { id: string; brief: string }): ActionResult {
 	const snap = input.runtime.snapshot(input.host);
 	if (!snap.state.folds.has(args.id)) return refuse("rebrief", `no fold ${args.id} on this branch`);
 	const bad = briefProblem(args.brief);
 	if (bad) return refuse("rebrief", bad);
-	input.runtime.decide(input.host, {
+	input.decide({
 		kind: "rebrief",
 		actor: input.actor,
 		foldId: args.id,
@@ -126,7 +126,7 @@ export function rebriefAction(input: ActionInput, args: { id: string; brief: str
 	return { text: `New brief for ${args.id}; ${landing(input.actor)}.`, details: { action: "rebrief", id: args.id } };
 }
 
-export function unmarkAction(input: ActionInput, args: { id: string }): ActionResult {
+export function unmarkAction(input: DecidingInput, args: { id: string }): ActionResult {
 	if (input.runtime.options.foldScheduling === "immediate")
 		return refuse("unmark", `unmark applies to pending marks (cost and epoch scheduling); ${args.id} is unchanged`);
 	const snap = input.runtime.snapshot(input.host);
@@ -137,7 +137,7 @@ export function unmarkAction(input: ActionInput, args: { id: string }): ActionRe
 			: `${args.id} is not a pending mark on this branch`;
 		return refuse("unmark", why);
 	}
-	input.runtime.decide(input.host, { kind: "unmark", actor: input.actor, foldId: args.id });
+	input.decide({ kind: "unmark", actor: input.actor, foldId: args.id });
 	return {
 		text: `Withdrew mark ${args.id} (${mark.actor}${mark.topUp ? ", top-up" : ""}); nothing in the window moved.`,
 		details: { action: "unmark", id: args.id },

@@ -6,7 +6,7 @@
 // verified reads (restores.ts).
 
 import type { FoldRecord } from "../../lattice/index.ts";
-import type { Snapshot } from "../../policy/index.ts";
+import { briefContent, managedTargets, type Snapshot } from "../../policy/index.ts";
 import {
 	editsToCommit,
 	type ImpliedEdit,
@@ -15,9 +15,8 @@ import {
 	renderPlaceholder,
 } from "../../projection/index.ts";
 import type { Actor, DecisionBody } from "../../state/index.ts";
-import type { TranscriptEntry } from "../../transcript/index.ts";
 import type { ContextEditDraft, SourceStore } from "../ports.ts";
-import { managedTargets, resolveRestores } from "./restores.ts";
+import { resolveRestores } from "./restores.ts";
 
 /** A commit's record body (the `commit` decision). */
 export type CommitBody = Extract<DecisionBody, { kind: "commit" }>;
@@ -33,11 +32,6 @@ export interface EditProposal {
 	readonly drafts: ContextEditDraft[];
 	readonly body: CommitBody;
 	readonly edits: readonly ImpliedEdit[];
-}
-
-/** Content of a brief replacement in the form Pi stores it, so an unchanged brief compares equal. */
-export function briefContent(message: TranscriptEntry["message"] | undefined, text: string): unknown {
-	return message?.role === "assistant" || message?.role === "toolResult" ? [{ type: "text", text }] : text;
 }
 
 /** The commit body for `edits`: applied folds, the edits by target, no marks (the boundary adds them). */

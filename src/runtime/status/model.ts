@@ -11,7 +11,7 @@ import { markViews, type ServingBudget, type Snapshot, windowTokens } from "../.
 import { resolveStoreDir, type StoreUsage } from "../../store/index.ts";
 import { type FoldForest, foldForest, sourcePresence } from "../fold-forest.ts";
 import type { Host, SourceStore } from "../ports.ts";
-import type { FoldRuntime } from "../runtime.ts";
+import type { RuntimePort } from "../runtime.ts";
 import type { TelemetryView } from "../telemetry.ts";
 
 /** A pending mark as status shows it. */
@@ -88,7 +88,7 @@ function usageOf(host: Pick<Host, "contextUsage">, snap: Snapshot, estimate: num
 	return { tokens: estimate, window, percent: (estimate / window) * 100, fromHost: false };
 }
 
-function schedulingOf(runtime: FoldRuntime, snap: Snapshot, telemetry: TelemetryView): SchedulingStatus {
+function schedulingOf(runtime: RuntimePort, snap: Snapshot, telemetry: TelemetryView): SchedulingStatus {
 	const tokens = windowTokens(snap);
 	const views = markViews(snap, tokens);
 	const marks = views.map((v) => {
@@ -124,7 +124,7 @@ function storeUsageOf(store: SourceStore, snap: Snapshot): StoreUsage | undefine
 }
 
 /** Builds the status model of the host's session now. */
-export function statusModel(runtime: FoldRuntime, host: Host): StatusModel {
+export function statusModel(runtime: RuntimePort, host: Host): StatusModel {
 	const snap = runtime.snapshot(host);
 	const telemetry = runtime.telemetry.view();
 	const folds = snap.lattice.inOrder();

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { FoldRecord } from "../../../src/lattice/index.ts";
-import { excerptBytes } from "../../../src/runtime/commit/excerpts.ts";
+import { excerptBytes } from "../../../src/policy/excerpt-plan.ts";
 
 function result(id: string, sha: string, bytes: number): [string, FoldRecord] {
 	return [id, { id, kind: "result", sourceSha256: sha, sourceBytes: bytes } as unknown as FoldRecord];

@@ -1,11 +1,11 @@
-// The keep-raw floor of cost scheduling (src/runtime/commit/cost-gate.ts): a cost commit folds deep but
+// The keep-raw floor of cost scheduling (src/policy/cost-gate.ts): a cost commit folds deep but
 // keeps the newest units holding the `keepRawTokens` option raw (10,000 by default, in provider
 // tokens, so divided by the calibration rate), and never more than a quarter of the serving budget.
 
 import { describe, expect, it } from "vitest";
 import { resolveOptions } from "../../../src/options/index.ts";
+import { keepRawFloor, keepRawUnit } from "../../../src/policy/cost-gate.ts";
 import { windowTokens } from "../../../src/policy/index.ts";
-import { keepRawFloor, keepRawUnit } from "../../../src/runtime/commit/cost-gate.ts";
 import { batchSession, snapshotOf } from "../../helpers/snapshot.ts";
 
 /** One prompt, then 60 write batches (~840 tokens each), at a 192,000-token budget. */

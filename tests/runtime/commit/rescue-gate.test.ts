@@ -1,13 +1,13 @@
-// When the gate calls the rescue (src/runtime/commit/gate.ts `rescued`): a commit the pressure backstop
+// When the gate calls the rescue (src/policy/gate.ts `rescued`): a commit the pressure backstop
 // forced that would leave the next request at 60% of the budget or more gets the rescue's span
 // folds, oldest first, down to 45% of the budget and no further than the unit that gets there; at
 // 59%, or for a commit the backstop did not force, the gate's plan stands as it was.
 
 import { describe, expect, it } from "vitest";
 import { resolveOptions } from "../../../src/options/index.ts";
+import type { BoundaryInput } from "../../../src/policy/boundary-input.ts";
+import { type GateResult, rescued } from "../../../src/policy/gate.ts";
 import { windowTokens } from "../../../src/policy/index.ts";
-import type { BoundaryInput } from "../../../src/runtime/commit/boundary-input.ts";
-import { type GateResult, rescued } from "../../../src/runtime/commit/gate.ts";
 import { batchSession, snapshotOf } from "../../helpers/snapshot.ts";
 
 /** One prompt, then 60 write batches (~840 tokens each; only the rescue and the span rung fold them). */

@@ -1,34 +1,19 @@
-// Step 2 of the commit pipeline (pipeline.ts): does this boundary commit, and what. One choice among
+// The gate of a boundary (commit-plan.ts): does this boundary commit, and what. One choice among
 // the scheduling modes: the cost policy's gate (cost-gate.ts), or the spec's immediate/epoch
-// scheduler (src/policy `planCommit`, with the peek batches that ride any commit); each gives the
+// scheduler (schedule.ts `planCommit`, with the peek batches that ride any commit); each gives the
 // plan, the marks' view, the ladder's proposals, which proposals get a model-written brief and the
 // commit's prediction. Then the rescue, when even that commit would leave the next request over the
 // budget. Pure over the boundary's input.
 
-import {
-	type CommitPrediction,
-	chapterProposals,
-	consolidationProposals,
-	expandedOver,
-	expandedRefolds,
-	keptRawUnits,
-	ladderInput,
-	type MarkView,
-	markViews,
-	PLACEHOLDER_TOKENS_ESTIMATE,
-	PRESSURE_BACKSTOP_OCCUPANCY,
-	type Proposal,
-	peekedFolds,
-	planCommit,
-	RESCUE_TARGET_SHARE,
-	RESCUE_TRIGGER_SHARE,
-	rescueProposals,
-	type SchedulePlan,
-	toolProposals,
-	windowTokens,
-} from "../../policy/index.ts";
 import { type BoundaryInput, expandSinceCommit, pendingGrowthOf } from "./boundary-input.ts";
+import { PRESSURE_BACKSTOP_OCCUPANCY, RESCUE_TARGET_SHARE, RESCUE_TRIGGER_SHARE } from "./constants.ts";
+import type { CommitPrediction } from "./cost.ts";
 import { costGate } from "./cost-gate.ts";
+import { expandedOver, expandedRefolds, keptRawUnits } from "./kept-raw.ts";
+import { chapterProposals, consolidationProposals, type Proposal, toolProposals } from "./ladder.ts";
+import { ladderInput, markViews, PLACEHOLDER_TOKENS_ESTIMATE, peekedFolds, windowTokens } from "./ladder-input.ts";
+import { rescueProposals } from "./rescue.ts";
+import { type MarkView, planCommit, type SchedulePlan } from "./schedule.ts";
 
 /** What a gate decided at one boundary. */
 export interface GateResult {
@@ -115,7 +100,7 @@ function landingRanges(g: GateResult): { start: number; end: number }[] {
  * another (the ordinary rungs found too little stale tool mass): the rescue's span folds (src/policy
  * rescue.ts), oldest first, join it around what it folds, down to RESCUE_TARGET_SHARE of the budget
  * (over the budget, with every mark still waiting). What the agent chose to see and still holds
- * (src/policy kept-raw.ts) stays raw, except that here, the budget having forced the commit, the
+ * (kept-raw.ts) stays raw, except that here, the budget having forced the commit, the
  * folds the agent expanded are refolded first, oldest first, before the rescue folds the work in
  * hand; over the budget, when that is still not enough, the rescue takes the rest too. Every expanded
  * fold taken back is named. Automatic folding paused: no rescue.
@@ -190,7 +175,7 @@ function withExcerpts(input: BoundaryInput, g: GateResult): GateResult {
 	return { ...g, plan, proposals: g.plan.commit ? g.proposals : [] };
 }
 
-/** Step 2: the gate of the boundary, then the excerpts' commit, then the rescue. */
+/** The gate of the boundary, then the excerpts' commit, then the rescue. */
 export function gate(input: BoundaryInput): GateResult {
 	return rescued(input, withExcerpts(input, gateOf(input)));
 }

@@ -1,20 +1,19 @@
-// What one boundary pass starts from (the first value of the commit pipeline, pipeline.ts): the
-// snapshot of the branch, the same with the budget in estimated tokens (what the policies read),
-// the estimated size of the next request, whether automatic folding is paused, who the commit is
-// likely for, and where the decisions already recorded first change the window. That last one is
-// found without reading the fold store: the edits the state implies, each restore taken as the
-// entry's own content, against the edits in force (the edit plan reads the verified sources once,
-// at the end of the pipeline). Pure over the snapshot.
+// What the gate of one boundary reads (commit-plan.ts builds it): the snapshot of the branch, the
+// same with the budget in estimated tokens (what the policies read), the estimated size of the next
+// request, whether automatic folding is paused, who the commit is likely for, and where the
+// decisions already recorded first change the window. That last one is found without reading the
+// fold store: the edits the state implies, each restore taken as the entry's own content, against
+// the edits in force (the runtime's edit plan reads the verified sources once, when it carries the
+// plan out). Pure over the snapshot.
 
-import type { FoldRecord } from "../../lattice/index.ts";
-import type { ResolvedOptions } from "../../options/index.ts";
-import { type Snapshot, shownTokens, windowTokens } from "../../policy/index.ts";
-import { editsToCommit, impliedEdits, type PlaceholderNames, renderPlaceholder } from "../../projection/index.ts";
-import type { Actor } from "../../state/index.ts";
-import type { SessionMeter } from "../meter.ts";
-import type { Host } from "../ports.ts";
-import { briefContent } from "./edit-plan.ts";
-import { managedTargets } from "./restores.ts";
+import type { FoldRecord } from "../lattice/index.ts";
+import type { ResolvedOptions } from "../options/index.ts";
+import { editsToCommit, impliedEdits, type PlaceholderNames, renderPlaceholder } from "../projection/index.ts";
+import type { Actor } from "../state/index.ts";
+import type { HostFacts, MeterReading } from "./calibration.ts";
+import { shownTokens, windowTokens } from "./ladder-input.ts";
+import { briefContent, managedTargets } from "./managed.ts";
+import type { Snapshot } from "./snapshot.ts";
 
 /** The estimated size of the next request and where the estimate came from. */
 export interface Occupancy {
@@ -24,11 +23,11 @@ export interface Occupancy {
 	readonly systemTokens?: number;
 }
 
-/** What one boundary pass reads: the first value of the commit pipeline. */
+/** What the gate of one boundary reads. */
 export interface BoundaryInput {
-	readonly host: Host;
+	readonly host: HostFacts;
 	readonly options: ResolvedOptions;
-	readonly meter: SessionMeter;
+	readonly meter: MeterReading;
 	/** The branch now, with the provider's serving budget. */
 	readonly snap: Snapshot;
 	/** The same with the budget in estimated tokens (the calibration applied): what the policies read. */
@@ -42,7 +41,7 @@ export interface BoundaryInput {
 	readonly at: string;
 	/** Transcript index of the first edit the recorded decisions imply (an expand, a rebrief, an immediate fold), or null. */
 	readonly pendingFrom: number | null;
-	/** Results of the newest batch this boundary shows as excerpts (excerpts.ts): their commit is forced. */
+	/** Results of the newest batch this boundary shows as excerpts (excerpt-plan.ts): their commit is forced. */
 	readonly excerpted: number;
 	/**
 	 * Estimated tokens those excerpts free: `occupancy` has them taken off already, so what the
@@ -84,7 +83,7 @@ export function expandSinceCommit(snap: Snapshot): boolean {
 	return false;
 }
 
-/** The pipeline's first value for `host` now. */
+/** The gate's input for the branch as `parts.snap` shows it. */
 export function boundaryInput(
 	parts: Omit<BoundaryInput, "pendingFrom" | "excerpted" | "excerptFreedTokens"> & {
 		excerpted?: number;

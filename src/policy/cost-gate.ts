@@ -8,31 +8,18 @@
 // into its commit; a custom summarizer's always, unpriced); the cache is cold when
 // the last request is older than its lifetime. Pure over the snapshot and the meter.
 
-import { SUMMARY_INPUT_MAX_CHARS, SUMMARY_MAX_OUTPUT_TOKENS } from "../../briefs/index.ts";
-import type { ResolvedOptions } from "../../options/index.ts";
-import {
-	briefRequestCost,
-	type CostPlan,
-	chapterProposals,
-	consolidationProposals,
-	type Economy,
-	keptRawUnits,
-	ladderInput,
-	markViews,
-	type Proposal,
-	planCostCommit,
-	pricesFor,
-	ratesAt,
-	type Snapshot,
-	shownTokens,
-	spanProposals,
-	toolProposals,
-	type WindowTokens,
-	windowTokens,
-} from "../../policy/index.ts";
-import type { SessionMeter } from "../meter.ts";
-import type { Host } from "../ports.ts";
+import { SUMMARY_INPUT_MAX_CHARS, SUMMARY_MAX_OUTPUT_TOKENS } from "../briefs/index.ts";
+import type { ResolvedOptions } from "../options/index.ts";
 import type { Occupancy } from "./boundary-input.ts";
+import type { HostFacts, MeterReading } from "./calibration.ts";
+import { briefRequestCost, type Economy } from "./cost.ts";
+import { type CostPlan, planCostCommit } from "./cost-schedule.ts";
+import { keptRawUnits } from "./kept-raw.ts";
+import { chapterProposals, consolidationProposals, type Proposal, toolProposals } from "./ladder.ts";
+import { ladderInput, markViews, shownTokens, type WindowTokens, windowTokens } from "./ladder-input.ts";
+import { pricesFor, ratesAt } from "./prices.ts";
+import type { Snapshot } from "./snapshot.ts";
+import { spanProposals } from "./span-rung.ts";
 
 /** The keep-raw floor is at most this share of the serving budget (small windows keep less raw). */
 export const KEEP_RAW_MAX_BUDGET_SHARE = 0.25;
@@ -90,10 +77,10 @@ function pendingChange(from: number | null, growth: number) {
 }
 
 /** Whether the provider's cache has expired since the last request. */
-function cacheCold(host: Host, meter: SessionMeter, ttlOption: number | undefined): boolean {
-	const ttl = ttlOption ?? host.model()?.cacheTtlMs;
+function cacheCold(host: HostFacts, meter: MeterReading, ttlOption: number | undefined): boolean {
+	const ttl = ttlOption ?? host.cacheTtlMs;
 	const last = meter.lastRequestAt;
-	return ttl !== undefined && last !== null && host.now() - last > ttl;
+	return ttl !== undefined && last !== null && host.now - last > ttl;
 }
 
 /** Dollars a fold saves in cache reads until the next commit (`horizon` requests). */
@@ -109,13 +96,13 @@ function saverFor(economy: Economy, horizon: number): (p: Proposal) => number {
  * of this commit inside it (`tools`) as their placeholders, not as the tokens they free.
  */
 function briefPrice(
-	host: Host,
+	host: HostFacts,
 	options: ResolvedOptions,
 	economy: Economy,
 	tools: readonly Proposal[],
 ): (p: Proposal) => number {
 	if (options.summarizer === "deterministic" || options.summarizer === "custom") return () => 0;
-	const prices = pricesFor(host.briefModel?.()?.cost ?? host.model()?.cost, undefined);
+	const prices = pricesFor(host.briefModelCost ?? host.modelCost, undefined);
 	return (p) => {
 		if (p.rung === "tools") return 0;
 		const nested = tools
@@ -145,8 +132,8 @@ export function costGate(input: {
 	readonly snap: Snapshot;
 	readonly options: ResolvedOptions;
 	readonly occupancy: Occupancy;
-	readonly meter: SessionMeter;
-	readonly host: Host;
+	readonly meter: MeterReading;
+	readonly host: HostFacts;
 	readonly decisionsPending: boolean;
 	readonly expandPending: boolean;
 	/** The first entry the pending decisions change (their edits land with any commit), or null. */
@@ -171,7 +158,7 @@ export function costGate(input: {
 		growthTokens: meter.growthTokens(DEFAULT_GROWTH_SHARE * snap.budget.budgetTokens),
 		calibration: k,
 		overhead,
-		prices: pricesFor(input.host.model()?.cost, options.prices),
+		prices: pricesFor(input.host.modelCost, options.prices),
 		prefixTokens: (start) => (input.occupancy.systemTokens ?? 0) + tokens.range(0, start),
 		...pendingChange(input.pendingFrom ?? null, input.pendingGrowth ?? tokens.total - shownTokens(snap)),
 	};

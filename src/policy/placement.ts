@@ -1,12 +1,13 @@
-// Step 4 of the commit pipeline (pipeline.ts): the marks a commit applies, placed as folds one at a
+// Placement (commit-plan.ts decides it, the runtime builds the placed state): the marks a commit applies, placed as folds one at a
 // time on the state after the ladder's decisions were recorded; a mark that does not nest with the
 // folds placed before it is refused by name, and the plan's own refusals (protected evidence) come
 // along. Also: the pending marks a native compaction left with nothing to fold. Pure.
 
-import { errorMessage } from "../../common/index.ts";
-import { Lattice } from "../../lattice/index.ts";
-import { buildSnapshot, type SchedulePlan, type Snapshot } from "../../policy/index.ts";
-import type { FoldState } from "../../state/index.ts";
+import { errorMessage } from "../common/index.ts";
+import { Lattice } from "../lattice/index.ts";
+import type { FoldState } from "../state/index.ts";
+import type { SchedulePlan } from "./schedule.ts";
+import { buildSnapshot, type Snapshot } from "./snapshot.ts";
 
 /** Pending marks naming an entry no longer in the context (a native compaction summarized it). */
 export function compactedMarks(snap: Snapshot): string[] {
@@ -28,7 +29,30 @@ export function noMarks(snap: Snapshot, refusedByPlan: SchedulePlan["refused"]):
 	return { snap, applied: [], refused: refusedByPlan.map((r) => ({ foldId: r.id, reason: r.reason })) };
 }
 
-/** Step 4: places the marks the commit applies as folds, one at a time (a mark that does not nest refuses by name). */
+/** The marks a commit applies and refuses at placement (what `placeMarks` decided). */
+export interface Placement {
+	readonly applied: readonly string[];
+	readonly refused: readonly { foldId: string; reason: string }[];
+	/** Every mark id the commit tried to place (applied or refused), and the plan's own refusals. */
+	readonly settled: readonly string[];
+}
+
+/** The placement `placeMarks` decided, carried over to `snap` (the branch with the commit's records appended). */
+export function placedSnapshot(snap: Snapshot, placement: Placement): PlacedMarks {
+	const outcome = { applied: [...placement.applied], refused: [...placement.refused] };
+	if (placement.settled.length === 0) return { snap, ...outcome };
+	const folds = new Map(snap.state.folds);
+	const pending = new Map(snap.state.pendingMarks);
+	for (const id of placement.applied) {
+		const mark = pending.get(id);
+		if (mark) folds.set(id, mark.fold);
+	}
+	for (const id of placement.settled) pending.delete(id);
+	const state: FoldState = { ...snap.state, folds, pendingMarks: pending };
+	return { snap: buildSnapshot(snap.view, state, snap.known, snap.budget), ...outcome };
+}
+
+/** Places the marks the commit applies as folds, one at a time (a mark that does not nest refuses by name). */
 export function placeMarks(
 	snap: Snapshot,
 	apply: readonly string[],
