@@ -13,4 +13,5 @@ export {
 	type SummaryCallResult,
 	summarizeSpan,
 } from "./summarizer.ts";
+export { briefWithQuotes, USER_QUOTE_CHARS, USER_QUOTES_MAX_CHARS, userQuotes } from "./user-quotes.ts";
 export { BRIEF_MIN_CHARS, briefProblem } from "./validate.ts";

@@ -103,7 +103,8 @@ function landingRanges(g: GateResult): { start: number; end: number }[] {
  * (kept-raw.ts) stays raw, except that here, the budget having forced the commit, the
  * folds the agent expanded are refolded first, oldest first, before the rescue folds the work in
  * hand; over the budget, when that is still not enough, the rescue takes the rest too. Every expanded
- * fold taken back is named. Automatic folding paused: no rescue.
+ * fold taken back is named. The user's own messages stay raw while folding the rest is enough; only
+ * then does the rescue fold them too. Automatic folding paused: no rescue.
  */
 export function rescued(input: BoundaryInput, g: GateResult): GateResult {
 	if (input.paused) return g;
@@ -131,10 +132,16 @@ export function rescued(input: BoundaryInput, g: GateResult): GateResult {
 	const need = next - target - marked - refolded;
 	const kept = keptRawUnits(snap, input.options.toolName);
 	const alongside = landingRanges(g);
-	let rescue = need > 0 ? rescueProposals(snap, tokens, need, (unit) => kept[unit.index] === true, alongside) : [];
+	const freedBy = (spans: readonly Proposal[]) => spans.reduce((sum, r) => sum + r.freedTokens, 0);
+	// The user's own messages stay raw while the rest is enough; then they fold too.
+	let rescue =
+		need > 0
+			? rescueProposals(snap, tokens, need, (unit) => unit.kind === "user" || kept[unit.index] === true, alongside)
+			: [];
+	if (need > 0 && freedBy(rescue) < need)
+		rescue = rescueProposals(snap, tokens, need, (unit) => kept[unit.index] === true, alongside);
 	// Over the hard limit and still short: the rescue goes through everything stale, peeks included.
-	if (over && rescue.reduce((sum, r) => sum + r.freedTokens, 0) < need)
-		rescue = rescueProposals(snap, tokens, need, () => false, alongside);
+	if (over && freedBy(rescue) < need) rescue = rescueProposals(snap, tokens, need, () => false, alongside);
 	const refoldIds = refolds.map((r) => r.id);
 	const inside = rescue.flatMap((r) => expandedOver(snap, r.start, r.end)).filter((id) => !refoldIds.includes(id));
 	const retaken = [...new Set([...refoldIds, ...inside])];

@@ -102,7 +102,8 @@ export function toolProposals(input: LadderInput): Proposal[] {
 
 /**
  * Chapter rung: closed chapters outside the fresh tail, absorbing only tool folds inside them; none
- * holding a summary Pi inserted (no fold may, so the commit would drop it).
+ * holding a summary Pi inserted (no fold may, so the commit would drop it). The user message that
+ * opened a chapter stays raw: the fold holds the work that answered it.
  */
 export function chapterProposals(input: LadderInput): Proposal[] {
 	const out: Proposal[] = [];
@@ -111,7 +112,11 @@ export function chapterProposals(input: LadderInput): Proposal[] {
 		if (input.runningTurnUnit >= chapter.startUnit && input.runningTurnUnit < chapter.endUnit) continue;
 		// After a compaction the first chapter opens with Pi's summary, which no fold may include.
 		if (input.units.slice(chapter.startUnit, chapter.endUnit).some((u) => u.kind === "summary")) continue;
-		const start = (input.units[chapter.startUnit] as Unit).start;
+		// The user's own words stay raw: the chapter's fold starts after the message that opened it.
+		let first = chapter.startUnit;
+		while (first < chapter.endUnit && (input.units[first] as Unit).kind === "user") first++;
+		if (first >= chapter.endUnit) continue;
+		const start = (input.units[first] as Unit).start;
 		const end = (input.units[chapter.endUnit - 1] as Unit).end;
 		if (protectedIn(input, start, end) || claimed(input, start, end)) continue;
 		if (!nestsCleanly(input.lattice, start, end, (kind) => kind === "tools" || kind === "result")) continue;
@@ -141,18 +146,29 @@ export function consolidationRank(lattice: Lattice, id: string, memo = new Map<s
 
 type Visible = { readonly id: string; readonly start: number; readonly end: number; readonly rank: number };
 
-/** Runs of adjacent eligible visible folds (no raw entry between them), oldest first. */
-function consolidationRuns(input: LadderInput, visible: ReturnType<Lattice["visible"]>): Visible[][] {
+/**
+ * Runs of adjacent eligible visible folds, oldest first: no raw entry between them, or (`bridgeUser`,
+ * under pressure) only the raw user messages that opened chapters, which the merge then holds.
+ */
+function consolidationRuns(
+	input: LadderInput,
+	visible: ReturnType<Lattice["visible"]>,
+	bridgeUser: boolean,
+): Visible[][] {
 	const unitOf = (entryIndex: number) =>
 		input.units.find((u) => u.start <= entryIndex && entryIndex < u.end)?.index ?? 0;
 	// Only folds of whole units merge: an excerpt stands for one result inside its batch, and a fold of
 	// two excerpts would show one result for two calls.
 	const starts = new Set(input.units.map((u) => u.start));
 	const ends = new Set(input.units.map((u) => u.end));
+	const userEntry = (index: number) =>
+		input.units.find((u) => u.start <= index && index < u.end)?.kind === "user" && !input.keptRaw(index, index + 1);
 	const memo = new Map<string, number>();
 	const runs: Visible[][] = [];
 	let run: Visible[] | null = null;
 	for (const item of visible) {
+		// A raw user message between two folds: under pressure the run goes on over it.
+		if (bridgeUser && item.type === "entry" && run && userEntry(item.index)) continue;
 		// Not a fold inside one the agent expanded: it asked to see these briefs.
 		const eligible =
 			item.type === "fold" &&
@@ -168,7 +184,12 @@ function consolidationRuns(input: LadderInput, visible: ReturnType<Lattice["visi
 				end: item.end,
 				rank: consolidationRank(input.lattice, item.id, memo),
 			};
-			if (run && (run.at(-1) as Visible).end === item.start) run.push(v);
+			const last = run?.at(-1);
+			const gapIsUser = (from: number, to: number) => {
+				for (let i = from; i < to; i++) if (!userEntry(i)) return false;
+				return true;
+			};
+			if (run && last && (last.end === item.start || (bridgeUser && gapIsUser(last.end, item.start)))) run.push(v);
 			else {
 				run = [v];
 				runs.push(run);
@@ -206,7 +227,8 @@ function mergePairs(runs: readonly Visible[][], want: number): [Visible, Visible
 /**
  * Consolidation rung: past MAX_VISIBLE_FOLDS visible collapsed folds, up to as many merges of two
  * adjacent visible folds of equal rank (no raw entry between them) as bring the count back under
- * it; at CONSOLIDATE_OCCUPANCY, every such pair. Pairs are chosen as a binary counter carries
+ * it; at CONSOLIDATE_OCCUPANCY, every such pair, and pairs with only raw user messages between them
+ * too (the merge holds them, and its brief quotes them verbatim). Pairs are chosen as a binary counter carries
  * (mergePairs), so the fold tree's depth stays logarithmic in the number of folds; where no equal
  * pair exists the count stays over the limit until new folds make one.
  */
@@ -217,7 +239,7 @@ export function consolidationProposals(input: LadderInput): Proposal[] {
 	const pressure = input.occupancy >= CONSOLIDATE_OCCUPANCY;
 	if (!overCount && !pressure) return [];
 	const needed = Math.max(0, count - MAX_VISIBLE_FOLDS);
-	return mergePairs(consolidationRuns(input, visible), pressure ? Number.POSITIVE_INFINITY : needed)
+	return mergePairs(consolidationRuns(input, visible, pressure), pressure ? Number.POSITIVE_INFINITY : needed)
 		.filter(([a, b]) => !claimed(input, a.start, b.end))
 		.map(([a, b]) => proposal(input, "consolidation", a.start, b.end));
 }

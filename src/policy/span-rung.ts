@@ -1,10 +1,11 @@
-// Cost scheduling's span rung: the stale units no other rung folds (the conversation's own asks,
-// notes, decisions and the results of tools that are not read-only) fold as span folds, once the
+// Cost scheduling's span rung: the stale units no other rung folds (the assistant's notes and
+// decisions and the results of tools that are not read-only) fold as span folds, once the
 // window holds at least SPAN_MIN_OCCUPANCY of the serving budget. Each maximal run of such units
 // below the keep-raw floor becomes one span (the rescue's spans, src/policy rescue.ts), absorbing the
 // tool-batch folds inside it but never an older span (spans sit side by side; consolidation keeps
 // their number down), so the window keeps a few briefs for the old conversation instead of a raw
-// residue that grows with the session. Units another rung proposes to fold, what the agent chose to
+// residue that grows with the session. The user's own messages stay raw and split the runs: only a
+// commit the budget forces (the rescue) folds them. Units another rung proposes to fold, what the agent chose to
 // see and still holds (an expand, a recent peek or search), and units at or past the floor stay out. A span's brief is always written (the Pi adapter asks the summarizer): it stands for
 // what the conversation said, which a deterministic brief cannot. Pure.
 
@@ -32,7 +33,8 @@ export function spanProposals(
 		snap,
 		tokens,
 		Number.POSITIVE_INFINITY,
-		(unit) => unit.index >= snap.freshUnit || kept[unit.index] === true || taken(unit.start, unit.end),
+		(unit) =>
+			unit.index >= snap.freshUnit || unit.kind === "user" || kept[unit.index] === true || taken(unit.start, unit.end),
 		others,
 	).map((p) => ({ ...p, rung: "span" as const }));
 }

@@ -3,9 +3,17 @@
 // (src/briefs listing.ts), so every fold in the tree can be reached from a brief in the window by
 // following handles. This module gathers the coverage from the snapshot: the folds directly inside
 // the span, their briefs, entry counts, the time range of their messages and the files read in
-// them. Pure over the snapshot.
+// them. A ladder fold also quotes the user messages it holds, verbatim (withQuotesAndListing). Pure
+// over the snapshot.
 
-import { briefWithListing, type NestedCoverage, nestedListing } from "../briefs/index.ts";
+import {
+	BRIEF_MAX_CHARS,
+	briefWithListing,
+	briefWithQuotes,
+	type NestedCoverage,
+	nestedListing,
+	userQuotes,
+} from "../briefs/index.ts";
 import type { FoldRecord, PlacedFold } from "../lattice/index.ts";
 import type { Snapshot } from "../policy/index.ts";
 
@@ -60,4 +68,22 @@ export function withNestedListing(
 	if (children.length === 0) return record;
 	const listing = nestedListing(children.map((f) => coverage(snap, f)));
 	return { ...record, brief: briefWithListing(record.brief, listing) };
+}
+
+/** Room a brief keeps for its own summary beside the quotes and the listing. */
+const SUMMARY_MIN_CHARS = 200;
+
+/**
+ * A ladder fold's `record` over [start, end): its brief, the verbatim quotes of the user messages it
+ * holds (src/briefs user-quotes.ts), then the listing of the folds it holds; the summary shortens.
+ */
+export function withQuotesAndListing(snap: Snapshot, start: number, end: number, record: FoldRecord): FoldRecord {
+	const children = foldsDirectlyIn(snap, start, end);
+	const listing = children.length === 0 ? "" : nestedListing(children.map((f) => coverage(snap, f)));
+	const quotes = userQuotes(
+		snap.view.transcript.slice(start, end),
+		BRIEF_MAX_CHARS - listing.length - SUMMARY_MIN_CHARS,
+	);
+	if (!quotes) return children.length === 0 ? record : { ...record, brief: briefWithListing(record.brief, listing) };
+	return { ...record, brief: briefWithQuotes(record.brief.replace(/\s+/g, " ").trim(), quotes, listing) };
 }

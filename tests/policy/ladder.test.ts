@@ -94,7 +94,7 @@ describe("the tool rung", () => {
 });
 
 describe("the chapter rung", () => {
-	it("folds a closed chapter, absorbing the tool folds inside it but not crossing other folds", () => {
+	it("folds a closed chapter after the user message that opened it, absorbing the tool folds inside it but not crossing other folds", () => {
 		const entries = [
 			user("u1", "first"),
 			...readBatch("b0", ["a"], big),
@@ -107,9 +107,10 @@ describe("the chapter rung", () => {
 		];
 		const inner = fold(entries, 1, 3);
 		const proposals = chapterProposals(ladder(entries, [inner], { freshStartUnit: 7 }));
+		// The user's own words (entries 0 and 4) stay raw: each fold holds the work that answered them.
 		expect(proposals.map((p) => [p.start, p.end])).toEqual([
-			[0, 4],
-			[4, 8],
+			[1, 4],
+			[5, 8],
 		]);
 		const agentSpan = fold(entries, 3, 6, "span");
 		expect(chapterProposals(ladder(entries, [agentSpan], { freshStartUnit: 7 })).map((p) => p.start)).toEqual([]);

@@ -1,7 +1,8 @@
 // The fold tree stays shallow and navigable over a long session. The simulator (no Pi) replays
 // 1,000 units two ways: an agent that folds each stage it has finished (one adjacent fold per
 // stage, the shape that used to grow a chain of consolidations one level per stage), and a session
-// the automatic ladder alone folds. Afterwards the deepest fold sits at most log2(leaf folds) + 2
+// the automatic ladder alone folds (under pressure, where consolidation merges over the user's raw
+// messages; without it, where every user message stays raw). Afterwards the deepest fold sits at most log2(leaf folds) + 2
 // levels down, and every fold, leaves included, can be reached from a handle shown in the window by
 // following the handles ladder briefs list.
 
@@ -79,15 +80,34 @@ describe("the fold tree over 1,000 units", () => {
 		expect(depth).toBeGreaterThanOrEqual(4); // a real tree, not a flat list
 	}, 120_000);
 
-	it("stays logarithmic, and reachable through listed handles, when the ladder folds alone", async () => {
-		const messages = syntheticSession({
-			seed: 12,
-			prompts: 50,
-			turnsPerPrompt: 18,
-			maxBatch: 2,
-			resultChars: [800, 4_000],
-		});
-		const { depth } = checkTree(await replay(messages, 128_000));
+	const ladderSession = () =>
+		syntheticSession({ seed: 12, prompts: 50, turnsPerPrompt: 18, maxBatch: 2, resultChars: [800, 4_000] });
+
+	it("stays logarithmic, and reachable through listed handles, when the ladder folds alone under pressure", async () => {
+		// At 32k the budget presses: consolidation merges over the raw user messages too.
+		const snap = await replay(ladderSession(), 32_000);
+		const { depth } = checkTree(snap);
 		expect(depth).toBeGreaterThanOrEqual(3);
+		// A fold in the window that holds the user's messages quotes the first of them verbatim.
+		let quoting = 0;
+		for (const v of snap.lattice.visible(snap.state.expanded)) {
+			if (v.type !== "fold") continue;
+			const fold = snap.lattice.get(v.id);
+			const first = snap.view.transcript.slice(v.start, v.end).find((e) => e.message.role === "user");
+			if (!fold || !first) continue;
+			const text = String(first.message.content);
+			expect(fold.record.brief).toContain(`"${text.slice(0, 160)}`);
+			quoting++;
+		}
+		expect(quoting).toBeGreaterThan(0);
+	}, 120_000);
+
+	it("keeps every user message raw while the budget does not press", async () => {
+		const snap = await replay(ladderSession(), 128_000);
+		const folds = [...snap.lattice.folds.values()];
+		expect(folds.length).toBeGreaterThan(40); // the ladder folded the work
+		const users = snap.view.transcript.flatMap((e, i) => (e.message.role === "user" ? [i] : []));
+		expect(users.length).toBe(50);
+		for (const i of users) expect(folds.filter((f) => f.start <= i && i < f.end).map((f) => f.record.id)).toEqual([]);
 	}, 120_000);
 });

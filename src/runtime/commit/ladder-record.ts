@@ -16,7 +16,7 @@ import { type PlaceholderNames, renderPlaceholder } from "../../projection/index
 import type { DecisionBody } from "../../state/index.ts";
 import type { TranscriptEntry } from "../../transcript/index.ts";
 import { writeFoldSource } from "../fold-write.ts";
-import { withNestedListing } from "../nested-listing.ts";
+import { withQuotesAndListing } from "../nested-listing.ts";
 import type { Host, SourceStore } from "../ports.ts";
 
 /** Entries [start, end) of the transcript as the window shows them (collapsed folds as placeholders). */
@@ -83,7 +83,7 @@ export async function ladderDecisions(
 		const shown = f.modelBrief ? () => shownSpan(view, f.start, f.end, options) : null;
 		const record = await ladderRecord(host, store, leaves, f.kind, shown);
 		if (record.id !== f.id) throw new Error(`ladder fold ${f.id} was planned over other entries than ${record.id}`);
-		const fold = withNestedListing(view, f.start, f.end, record);
+		const fold = withQuotesAndListing(view, f.start, f.end, record);
 		recorded.push(fold);
 		seen = buildSnapshot(
 			snap.view,
