@@ -5,6 +5,7 @@
 // (a consolidation holds two folds, a chapter a few), coverage is shortened to share what is left,
 // and the summary gets the rest of BRIEF_MAX_CHARS. Pure.
 
+import { nounFor } from "../common/index.ts";
 import { BRIEF_MAX_CHARS, boundBrief } from "./deterministic.ts";
 
 /** What one nested fold covers, as its listing line shows it. */
@@ -51,7 +52,7 @@ export function ownSummary(brief: string): string {
 
 /** One nested fold's line, at most `budget` characters (its handle always whole). */
 function line(c: NestedCoverage, budget: number): string {
-	const facts = [`${c.entries} ${c.entries === 1 ? "entry" : "entries"}`];
+	const facts = [`${c.entries} ${nounFor(c.entries, "entry", "entries")}`];
 	const when = timeRange(c.from, c.to);
 	if (when) facts.push(when);
 	const files = c.files.slice(0, FILES_LISTED).join(", ");

@@ -5,6 +5,8 @@ export {
 	describeCharacter,
 	escapeUnsafe,
 	findUnsafeCharacter,
+	nounFor,
+	plural,
 	sliceCodePoints,
 	type UnsafeCharacter,
 	unsafeTextProblem,

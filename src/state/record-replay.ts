@@ -8,7 +8,7 @@
 // records are shown with unsafe characters escaped (an older pi-fold did not refuse them). Pure.
 
 import { boundBrief } from "../briefs/index.ts";
-import { escapeUnsafe } from "../common/index.ts";
+import { escapeUnsafe, nounFor } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { type ChainKey, heldDigest } from "./chain.ts";
 import { checkRecord } from "./record-check.ts";
@@ -163,7 +163,7 @@ const short = (hex: string | null) => (hex === null ? "nothing" : `${hex.slice(0
 function adopt(s: Mutable, r: Extract<DecisionRecord, { kind: "adopt" }>): string | null {
 	const digest = heldDigest(s.held.map((h) => h.record.digest));
 	if (r.count !== s.held.length || r.held !== digest)
-		return `adopt record vouches for ${r.count} held record${r.count === 1 ? "" : "s"} (${short(r.held)}), the branch holds ${s.held.length} (${short(digest)})`;
+		return `adopt record vouches for ${r.count} held ${nounFor(r.count, "record")} (${short(r.held)}), the branch holds ${s.held.length} (${short(digest)})`;
 	const ids = new Set(s.held.map((h) => h.entryId));
 	for (const h of s.held) apply(s, h.record);
 	s.held = [];

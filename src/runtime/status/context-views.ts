@@ -6,10 +6,11 @@
 // names), then the slash commands that act on it. Lines fit an 80-column terminal. The scheduler,
 // observer and cache details are details.ts. Pure over the status model.
 
+import { plural } from "../../common/index.ts";
 import type { PlacedFold } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
-import { excerpt, plural } from "../actions/shared.ts";
+import { excerpt } from "../actions/shared.ts";
 import type { CommitBody } from "../commit/index.ts";
 import { type FoldCounts, foldCounts, type SummarizedFold } from "../fold-forest.ts";
 import type { CommitNote } from "../telemetry.ts";
