@@ -267,7 +267,7 @@ export function renderEstimatorTable(r: EstimatorBenchResult): string {
 	].join("\n");
 }
 
-export const ESTIMATOR_BENCH_COMMAND = {
+const ESTIMATOR_BENCH_COMMAND = {
 	name: "estimator",
 	program: "npm exec -- node bench/estimator.ts",
 	description:

@@ -33,7 +33,7 @@ export interface FoldLatencyArgs {
 	json: boolean;
 }
 
-export const FOLD_LATENCY_COMMAND = {
+const FOLD_LATENCY_COMMAND = {
 	name: "bench:fold-latency",
 	program: "npm run bench:fold-latency --",
 	description:

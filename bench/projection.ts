@@ -138,7 +138,7 @@ export function renderProjectionTable(result: ReturnType<typeof runProjectionBen
 	return `${lines.join("\n")}\n`;
 }
 
-export const PROJECTION_BENCH_COMMAND = {
+const PROJECTION_BENCH_COMMAND = {
 	name: "projection",
 	program: "npm exec -- node --expose-gc bench/projection.ts",
 	description:

@@ -27,7 +27,7 @@ export const PLANTED = "Receipt for stage 4242: R4242-QX7ZPLANT";
 const PATTERN = "receipt for stage 4242";
 const SELF = fileURLToPath(import.meta.url);
 
-export const SEARCH_BENCH_COMMAND = {
+const SEARCH_BENCH_COMMAND = {
 	name: "bench:search",
 	program: "npm run bench:search --",
 	description:

@@ -23,12 +23,12 @@ interface FlagBase {
 }
 
 /** A switch: present or absent. */
-export interface BooleanFlag extends FlagBase {
+interface BooleanFlag extends FlagBase {
 	kind: "boolean";
 }
 
 /** A whole number within [min, max] (each bound optional). */
-export interface IntegerFlag extends FlagBase {
+interface IntegerFlag extends FlagBase {
 	kind: "integer";
 	/** Name of the value in the usage text, e.g. "N" or "MiB". */
 	value: string;
@@ -38,20 +38,20 @@ export interface IntegerFlag extends FlagBase {
 }
 
 /** A free string. */
-export interface StringFlag extends FlagBase {
+interface StringFlag extends FlagBase {
 	kind: "string";
 	value: string;
 	default?: string;
 }
 
 /** One of a fixed set of words. */
-export interface ChoiceFlag extends FlagBase {
+interface ChoiceFlag extends FlagBase {
 	kind: "choice";
 	choices: readonly string[];
 	default?: string;
 }
 
-export type Flag = BooleanFlag | IntegerFlag | StringFlag | ChoiceFlag;
+type Flag = BooleanFlag | IntegerFlag | StringFlag | ChoiceFlag;
 export type FlagSpec = Readonly<Record<string, Flag>>;
 
 /** A command: its name after `pi-fold`, its operands, what it does, and its flags. */
@@ -81,9 +81,7 @@ type ValueOf<F extends Flag> = F extends BooleanFlag
 /** The parsed values, typed from the declaration: defaults filled, absent optional flags undefined. */
 export type FlagValues<S extends FlagSpec> = { -readonly [K in keyof S]: ValueOf<S[K]> };
 
-export type ParsedCommandLine<S extends FlagSpec> =
-	| { help: true }
-	| { help: false; flags: FlagValues<S>; operands: string[] };
+type ParsedCommandLine<S extends FlagSpec> = { help: true } | { help: false; flags: FlagValues<S>; operands: string[] };
 
 const HELP_FLAG: BooleanFlag = { kind: "boolean", short: "h", help: "print this help and exit" };
 

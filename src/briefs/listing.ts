@@ -21,7 +21,7 @@ export interface NestedCoverage {
 }
 
 /** Characters the listing may take (the summary keeps at least the rest). */
-export const LISTING_MAX_CHARS = 800;
+const LISTING_MAX_CHARS = 800;
 /** Files named per nested fold at most. */
 const FILES_LISTED = 3;
 
@@ -45,7 +45,7 @@ export function timeRange(from: number | undefined, to: number | undefined): str
 }
 
 /** A brief without the listing of the folds it holds: a listing line quotes a child's own words, not its listing. */
-export function ownSummary(brief: string): string {
+function ownSummary(brief: string): string {
 	const at = brief.indexOf(" Holds ");
 	return at > 0 && /^ Holds \d+ folds \(/.test(brief.slice(at)) ? brief.slice(0, at) : brief;
 }

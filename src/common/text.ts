@@ -8,7 +8,7 @@
 // `maxLength` do. Counted nouns too: one rule for "1 fold" / "2 folds" (`plural`, `nounFor`). Pure.
 
 /** One unsafe character found in a text. */
-export interface UnsafeCharacter {
+interface UnsafeCharacter {
 	/** The code point (a lone surrogate's code unit). */
 	readonly codePoint: number;
 	/** Its 1-based position in code points. */
@@ -80,7 +80,7 @@ function hex(code: number, digits: number): string {
 }
 
 /** "U+001B (ESC, a control character)", "U+202E (RIGHT-TO-LEFT OVERRIDE, a bidi control)", ... */
-export function describeCharacter(code: number): string {
+function describeCharacter(code: number): string {
 	const u = `U+${hex(code, 4)}`;
 	if (code < 0x20) return `${u} (${C0_NAMES[code]}, a control character)`;
 	if (code === 0x7f) return `${u} (DEL, a control character)`;

@@ -7,13 +7,13 @@ import type { TranscriptEntry, Unit } from "../transcript/index.ts";
 import type { Lattice } from "./lattice.ts";
 
 /** A span as the agent names it: first and last entry (or fold) ids, inclusive. */
-export interface SpanRequest {
+interface SpanRequest {
 	readonly from: string;
 	readonly to: string;
 }
 
 /** A span snapped to units and folds: entry range [start, end) plus what moved and why. */
-export interface SnappedSpan {
+interface SnappedSpan {
 	readonly start: number;
 	readonly end: number;
 	readonly notes: readonly string[];

@@ -7,13 +7,13 @@
 import { type ChainKey, recordDigest } from "./chain.ts";
 import { type DecisionRecord, parseDecisionRecord } from "./records.ts";
 
-export type CheckedRecord =
+type CheckedRecord =
 	| { readonly status: "trusted"; readonly record: DecisionRecord }
 	| { readonly status: "held"; readonly record: DecisionRecord; readonly why: string }
 	| { readonly status: "refused"; readonly reason: string };
 
 /** A zod error (or anything thrown) as one line naming each bad field. */
-export function describeError(error: unknown): string {
+function describeError(error: unknown): string {
 	if (
 		error &&
 		typeof error === "object" &&

@@ -15,14 +15,14 @@ import { checkRecord } from "./record-check.ts";
 import type { Actor, DecisionRecord } from "./records.ts";
 
 /** A pending mark (epoch scheduling): a fold decided but not yet applied to the window. */
-export interface PendingMark {
+interface PendingMark {
 	readonly fold: FoldRecord;
 	readonly actor: Actor;
 	/** Marked by a commit's top-up rather than by a decision of the agent or a rung. */
 	readonly topUp: boolean;
 }
 
-export interface Refusal {
+interface Refusal {
 	readonly entryId: string;
 	readonly reason: string;
 	/** Intact but not verifiable here: an adopt record can still vouch for it. */

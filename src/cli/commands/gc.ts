@@ -12,7 +12,7 @@ import { plural } from "../../common/index.ts";
 import { collectGarbage, type GcResult } from "../../store/gc.ts";
 import { DEFAULT_RETENTION_DAYS } from "../../store/gc-options.ts";
 
-export const GC_COMMAND = {
+const GC_COMMAND = {
 	name: "gc",
 	operands: "[DIR]",
 	description:

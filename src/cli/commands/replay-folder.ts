@@ -18,13 +18,13 @@ import {
 } from "../../replay/index.ts";
 
 /** One file of the folder: its replay, or why it could not be replayed. */
-export type FolderRow = { readonly file: string } & ({ readonly result: ReplayResult } | { readonly problem: string });
+type FolderRow = { readonly file: string } & ({ readonly result: ReplayResult } | { readonly problem: string });
 
 const usd = (n: number) => `$${n.toFixed(2)}`;
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /** The session files of `dir` (`*.jsonl`), in name order. */
-export function sessionFilesIn(dir: string): string[] {
+function sessionFilesIn(dir: string): string[] {
 	return readdirSync(dir)
 		.filter((name) => name.endsWith(".jsonl"))
 		.sort();

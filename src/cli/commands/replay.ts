@@ -29,7 +29,7 @@ import {
 import { renderFolder, replayFolder } from "./replay-folder.ts";
 import { loadModelCatalog } from "./replay-model.ts";
 
-export const REPLAY_COMMAND = {
+const REPLAY_COMMAND = {
 	name: "replay",
 	operands: "FILE|DIR",
 	description:

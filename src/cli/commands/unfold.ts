@@ -13,7 +13,7 @@ import { plural } from "../../common/index.ts";
 import { SessionFileError } from "../../replay/session-file.ts";
 import { planUnfold, UnfoldError } from "../../replay/unfold-plan.ts";
 
-export const UNFOLD_COMMAND = {
+const UNFOLD_COMMAND = {
 	name: "unfold",
 	operands: "FILE",
 	description:
@@ -37,7 +37,7 @@ class InputError extends Error {
 }
 
 /** The default output: `<name>.unfolded.jsonl` beside the input. */
-export function defaultOutput(path: string): string {
+function defaultOutput(path: string): string {
 	return join(dirname(path), `${basename(path).replace(/\.jsonl$/, "")}.unfolded.jsonl`);
 }
 

@@ -25,7 +25,7 @@ import { progressReporter } from "../progress.ts";
 
 const ORDER: IssueKind[] = ["corrupt", "missing", "misnamed", "refused", "unreadable", "stray"];
 
-export const VERIFY_COMMAND = {
+const VERIFY_COMMAND = {
 	name: "verify",
 	operands: "DIR",
 	description:
@@ -102,7 +102,7 @@ function readExpected(path: string): string[] {
 }
 
 /** Why `dir` cannot be a store, in plain words, or undefined when it looks like one. */
-export function storeProblem(dir: string): string | undefined {
+function storeProblem(dir: string): string | undefined {
 	try {
 		const st = statSync(dir, { throwIfNoEntry: false });
 		if (!st) return `${dir}: no such directory`;

@@ -11,7 +11,7 @@ import type { CommitNote } from "../telemetry.ts";
 import { KIND_COUNTED } from "./words.ts";
 
 /** What one commit did, ready to render. */
-export interface CommitFacts {
+interface CommitFacts {
 	readonly seq: number;
 	/** When it ran: "at the end of a turn", "when the agent finished", ... */
 	readonly when: string;
@@ -38,7 +38,7 @@ function whenOf(reason: string): string {
 }
 
 /** The commit's cost arithmetic in words (the telemetry's prediction, as the receipt words it), or null. */
-export function costText(note: CommitNote, assumedPrices = false): string | null {
+function costText(note: CommitNote, assumedPrices = false): string | null {
 	return note.prediction ? arithmetic(recordedShape(note.prediction), assumedPrices) : null;
 }
 

@@ -14,13 +14,13 @@ import type { SummarizedFold } from "../fold-forest.ts";
 import type { StatusModel } from "./model.ts";
 
 /** Fold lines per status page. */
-export const STATUS_PAGE_SIZE = 25;
+const STATUS_PAGE_SIZE = 25;
 /** Protected entry ids listed before "and N more". */
 const PROTECTED_LISTED = 20;
 /** Native compaction decisions listed (the newest). */
 const COMPACTIONS_LISTED = 3;
 
-export interface StatusRequest {
+interface StatusRequest {
 	readonly detail?: "summary" | "tree" | "entries" | undefined;
 	readonly page?: number | undefined;
 }
