@@ -10,7 +10,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type CommandSpec, parseCommandLine, renderUsage } from "../src/args/index.ts";
+import type { CommandSpec } from "../src/args/index.ts";
+import { scriptArgs } from "./command-line.ts";
 import { machineInfo, median } from "./data.ts";
 
 const CLI = join(import.meta.dirname, "..", "build", "cli.js");
@@ -80,19 +81,17 @@ function table(rows: Row[], runs: number): string {
 	return lines.join("\n");
 }
 
-const parsed = parseCommandLine(CLI_START_COMMAND, process.argv.slice(2));
-if (parsed.help) {
-	process.stdout.write(renderUsage(CLI_START_COMMAND));
-} else {
+const flags = scriptArgs(CLI_START_COMMAND, (f) => f);
+if (flags) {
 	const dir = mkdtempSync(join(tmpdir(), "pi-fold-cli-start-"));
 	try {
 		const small = join(dir, "small.txt");
 		writeFileSync(small, "hello world\n");
-		const rows = measure(parsed.flags.runs, small);
+		const rows = measure(flags.runs, small);
 		process.stdout.write(
-			parsed.flags.json
-				? `${JSON.stringify({ machine: machineInfo(), runs: parsed.flags.runs, rows }, null, 2)}\n`
-				: table(rows, parsed.flags.runs),
+			flags.json
+				? `${JSON.stringify({ machine: machineInfo(), runs: flags.runs, rows }, null, 2)}\n`
+				: table(rows, flags.runs),
 		);
 	} finally {
 		rmSync(dir, { recursive: true, force: true });

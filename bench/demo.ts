@@ -5,6 +5,7 @@
 // progress to stderr unless --quiet; the benchmark writes its results folder. Does its own I/O.
 
 import { type CommandSpec, type FlagValues, parseCommandLine, renderUsage, UsageError } from "../src/args/index.ts";
+import { numberList } from "./command-line.ts";
 import {
 	DEFAULT_ARMS,
 	DEFAULT_SEED,
@@ -57,16 +58,6 @@ export const DEMO_COMMAND = {
 
 /** Flag names by option name, to word validation errors as the user typed them. */
 const FLAG_OF: Record<string, string> = { stageChars: "stage-chars" };
-
-/** A comma-separated list of whole numbers, or a UsageError naming the flag. */
-function numberList(flag: string, text: string, example: string): number[] {
-	const items = text.split(",").map((w) => w.trim().replaceAll("_", ""));
-	if (items.length === 0 || items.some((w) => !/^\d+$/.test(w)))
-		throw new UsageError(
-			`--${flag} needs whole numbers separated by commas, e.g. ${example}; got ${JSON.stringify(text)}`,
-		);
-	return items.map(Number);
-}
 
 /** The windows a sweep runs at (`--windows` or `--sweep`), or null for one run at `--window`. */
 function sweepWindows(flags: FlagValues<typeof DEMO_COMMAND.flags>): number[] | null {

@@ -7,7 +7,9 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { CommandSpec } from "../src/args/index.ts";
 import { type CoreBackend, core, estimateTokens } from "../src/wasm/index.ts";
+import { scriptArgs } from "./command-line.ts";
 import { type MachineInfo, machineInfo, median } from "./data.ts";
 import { CORPUS_RULE, listCorpus } from "./estimator-corpus.ts";
 
@@ -265,12 +267,32 @@ export function renderEstimatorTable(r: EstimatorBenchResult): string {
 	].join("\n");
 }
 
+const ESTIMATOR_BENCH_COMMAND = {
+	name: "estimator",
+	program: "npm exec -- node bench/estimator.ts",
+	description:
+		"Measures estimateTokens against exact o200k_base counts on the held-out half of the corpus, next to\n" +
+		"chars/4, and its throughput next to the exact encoder's (`pi-fold bench` runs it too).",
+	flags: {
+		sample: {
+			kind: "integer",
+			value: "N",
+			default: 1,
+			min: 1,
+			max: 100_000,
+			help: "use every Nth held-out corpus file (1: all)",
+		},
+		json: { kind: "boolean", help: "print the results as JSON" },
+	},
+} satisfies CommandSpec;
+
 // Run alone only when this very file is the entry point (not when bundled into the CLI).
 const entry = process.argv[1];
 if (entry !== undefined && import.meta.url.endsWith("/estimator.ts") && import.meta.url === pathToFileURL(entry).href) {
-	const args = process.argv.slice(2);
-	const sampleAt = args.indexOf("--sample");
-	const sampleEvery = sampleAt >= 0 ? Number(args[sampleAt + 1]) : 1;
-	const result = await runEstimatorBench({ sampleEvery, log: (line) => process.stderr.write(`${line}\n`) });
-	process.stdout.write(args.includes("--json") ? `${JSON.stringify(result, null, 2)}\n` : renderEstimatorTable(result));
+	const flags = scriptArgs(ESTIMATOR_BENCH_COMMAND, (f) => f);
+	if (flags) {
+		const log = (line: string) => process.stderr.write(`${line}\n`);
+		const result = await runEstimatorBench({ sampleEvery: flags.sample, log });
+		process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderEstimatorTable(result));
+	}
 }

@@ -12,6 +12,8 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
+import type { CommandSpec } from "../src/args/index.ts";
+import { numberList, scriptArgs } from "./command-line.ts";
 import { machineInfo, median } from "./data.ts";
 import {
 	applyDraftsOnceMs,
@@ -31,18 +33,19 @@ export interface FoldLatencyArgs {
 	json: boolean;
 }
 
-function parseArgs(argv: string[]): FoldLatencyArgs {
-	const get = (flag: string) => {
-		const i = argv.indexOf(flag);
-		return i >= 0 ? argv[i + 1] : undefined;
-	};
-	return {
-		messages: Number(get("--messages") ?? 10_000),
-		sizes: (get("--sizes") ?? "500,1000,2000").split(",").map(Number),
-		repeats: Number(get("--repeats") ?? 3),
-		json: argv.includes("--json"),
-	};
-}
+const FOLD_LATENCY_COMMAND = {
+	name: "bench:fold-latency",
+	program: "npm run bench:fold-latency --",
+	description:
+		"Resumes a persisted session in a real Pi AgentSession, folds its first entries through the real\n" +
+		"active_context tool, and times the fold's landing against the same request with no fold (medians).",
+	flags: {
+		messages: { kind: "integer", value: "N", default: 10_000, min: 1, help: "messages in the persisted session" },
+		sizes: { kind: "string", value: "a,b", default: "500,1000,2000", help: "entries folded, one fold per size" },
+		repeats: { kind: "integer", value: "N", default: 3, min: 1, help: "runs per size, median reported" },
+		json: { kind: "boolean", help: "print the results as JSON" },
+	},
+} satisfies CommandSpec;
 
 /** One run: a fold of `size` entries (0: the peer, no fold). */
 export interface Sample {
@@ -206,7 +209,16 @@ function report(args: FoldLatencyArgs, peer: Sample, rows: readonly Row[]): stri
 }
 
 async function main(): Promise<void> {
-	const args = parseArgs(process.argv.slice(2));
+	const args = scriptArgs(
+		FOLD_LATENCY_COMMAND,
+		(flags): FoldLatencyArgs => ({
+			messages: flags.messages,
+			sizes: numberList("sizes", flags.sizes, "500,1000,2000"),
+			repeats: flags.repeats,
+			json: flags.json,
+		}),
+	);
+	if (!args) return;
 	const { peer, rows } = await measure(args);
 	process.stdout.write(
 		args.json ? `${JSON.stringify({ args, peer, rows }, null, "\t")}\n` : `${report(args, peer, rows)}\n`,

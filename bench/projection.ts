@@ -6,6 +6,7 @@
 // printed, with the machine line, for docs/runtime.md.
 
 import { pathToFileURL } from "node:url";
+import type { CommandSpec } from "../src/args/index.ts";
 import { type FoldRecord, foldId, foldSource, Lattice } from "../src/lattice/index.ts";
 import {
 	editsToCommit,
@@ -16,6 +17,7 @@ import {
 	WindowObserver,
 } from "../src/projection/index.ts";
 import { type TranscriptEntry, toUnits } from "../src/transcript/index.ts";
+import { scriptArgs } from "./command-line.ts";
 import { machineInfo, median } from "./data.ts";
 
 /** Transcript sizes measured, in messages. */
@@ -136,9 +138,19 @@ export function renderProjectionTable(result: ReturnType<typeof runProjectionBen
 	return `${lines.join("\n")}\n`;
 }
 
+const PROJECTION_BENCH_COMMAND = {
+	name: "projection",
+	program: "npm exec -- node --expose-gc bench/projection.ts",
+	description:
+		"Times pi-fold's own work per request (the window observer, planning a commit) on transcripts of\n" +
+		`${SIZES.map((n) => n.toLocaleString("en-US")).join(" and ")} messages, with the heap it holds.`,
+	flags: { json: { kind: "boolean", help: "print the results as JSON" } },
+} satisfies CommandSpec;
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-	const result = runProjectionBench();
-	process.stdout.write(
-		process.argv.includes("--json") ? `${JSON.stringify(result, null, 2)}\n` : renderProjectionTable(result),
-	);
+	const flags = scriptArgs(PROJECTION_BENCH_COMMAND, (f) => f);
+	if (flags) {
+		const result = runProjectionBench();
+		process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderProjectionTable(result));
+	}
 }

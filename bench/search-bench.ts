@@ -12,8 +12,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import type { CommandSpec } from "../src/args/index.ts";
 import { closeSearchPools, compileQuery, FoldStore } from "../src/store/index.ts";
 import { writeBlob } from "../src/verify/index.ts";
+import { scriptArgs } from "./command-line.ts";
 import { machineInfo, median, Prng } from "./data.ts";
 import { listCorpus } from "./estimator-corpus.ts";
 import { listBlobs } from "./peers.ts";
@@ -24,22 +27,26 @@ export const PLANTED = "Receipt for stage 4242: R4242-QX7ZPLANT";
 const PATTERN = "receipt for stage 4242";
 const SELF = fileURLToPath(import.meta.url);
 
-interface Args {
-	sizeMiB: number;
-	repeats: number;
-	json: boolean;
-}
+const SEARCH_BENCH_COMMAND = {
+	name: "bench:search",
+	program: "npm run bench:search --",
+	description:
+		"Searches a deterministic store of fold sources with pi-fold (every blob SHA-256-verified) and with\n" +
+		"grep -F and grep -F -i over the same blob files, round-robin, and prints the medians and peak memory.",
+	flags: {
+		size: { kind: "integer", value: "MiB", default: 512, min: 1, help: "size of the store of fold sources" },
+		repeats: { kind: "integer", value: "N", default: 5, min: 1, help: "timed rounds per contender, median reported" },
+		json: { kind: "boolean", help: "print the results as JSON" },
+	},
+} satisfies CommandSpec;
 
-function parseArgs(argv: string[]): Args {
-	const get = (flag: string) => {
-		const i = argv.indexOf(flag);
-		return i >= 0 ? argv[i + 1] : undefined;
-	};
-	return {
-		sizeMiB: Number(get("--size") ?? 512),
-		repeats: Number(get("--repeats") ?? 5),
-		json: argv.includes("--json"),
-	};
+/** The search child's own command line: `--child DIR [--quarter] [--regex]` (runChild below writes it). */
+function childArgs(argv: string[]): { dir: string; quarter: boolean; regex: boolean } {
+	const { values } = parseArgs({
+		args: argv,
+		options: { child: { type: "string" }, quarter: { type: "boolean" }, regex: { type: "boolean" } },
+	});
+	return { dir: values.child as string, quarter: values.quarter === true, regex: values.regex === true };
 }
 
 /** One fold source: JSON lines of a user message and read results, about `bytes` long. */
@@ -146,7 +153,12 @@ function grepMs(files: string[], flags: string[]): { ms: number; count: number }
 }
 
 async function main(): Promise<void> {
-	const args = parseArgs(process.argv.slice(2));
+	const args = scriptArgs(SEARCH_BENCH_COMMAND, (flags) => ({
+		sizeMiB: flags.size,
+		repeats: flags.repeats,
+		json: flags.json,
+	}));
+	if (!args) return;
 	const root = await mkdtemp(join(tmpdir(), "pi-fold-search-bench-"));
 	const log = (line: string) => process.stderr.write(`${line}\n`);
 	try {
@@ -233,5 +245,7 @@ function render(r: {
 }
 
 const argv = process.argv.slice(2);
-if (argv[0] === "--child") await child(argv[1] as string, argv.includes("--quarter"), argv.includes("--regex"));
-else await main();
+if (argv[0] === "--child") {
+	const { dir, quarter, regex } = childArgs(argv);
+	await child(dir, quarter, regex);
+} else await main();

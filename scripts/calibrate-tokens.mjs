@@ -10,14 +10,29 @@
 // 1/(pieces in its file) so every file counts equally, with a small ridge toward a prior so
 // features the calibration set never shows keep a sensible value.
 //
-//   npm exec -- node scripts/calibrate-tokens.mjs [--write]
+//   npm exec -- node scripts/calibrate-tokens.mjs [--write] [--doc]
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { scriptArgs } from "../bench/command-line.ts";
 import { CORPUS_RULE, listCorpus } from "../bench/estimator-corpus.ts";
 import { renderTokenCosts, TOKEN_COSTS_FILE } from "./tokens-costs.mjs";
 import { buildDfa, runDfa } from "./tokens-dfa.mjs";
+
+const COMMAND = {
+	name: "calibrate-tokens",
+	program: "npm exec -- node scripts/calibrate-tokens.mjs",
+	description:
+		"Fits the token estimator's per-feature costs against exact o200k_base counts on the calibration half\n" +
+		"of the corpus and reports the per-file error on both halves (needs build/, run npm run build first).",
+	flags: {
+		write: { kind: "boolean", help: `rewrite ${TOKEN_COSTS_FILE} with the fitted costs (then rebuild)` },
+		doc: { kind: "boolean", help: "also print the fitted costs as the Markdown tables of docs/token-estimation.md" },
+	},
+};
+const flags = scriptArgs(COMMAND, (f) => f);
+if (!flags) process.exit();
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CHUNK = 8192;
@@ -218,7 +233,7 @@ for (const f of corpus) {
 console.log(`DFA: ${dfa.states} states; differs from the piece model by > 0.5 token on ${disagree} files`);
 
 const file = renderTokenCosts(names.map((name, i) => ({ name, cost: costs[i] })));
-if (process.argv.includes("--doc")) {
+if (flags.doc) {
 	// Markdown tables of the fitted costs (pasted into docs/token-estimation.md).
 	const f = (i) => costs[i].toFixed(3);
 	const heads = [];
@@ -235,7 +250,7 @@ if (process.argv.includes("--doc")) {
 		if (!names[i].startsWith("punct_") || names[i].includes("char")) out.push(`| ${names[i]} | ${f(i)} |`);
 	console.log(out.join("\n"));
 }
-if (process.argv.includes("--write")) {
+if (flags.write) {
 	writeFileSync(join(root, TOKEN_COSTS_FILE), file);
 	console.log(`wrote ${TOKEN_COSTS_FILE}; run \`npm run build\` to rebuild the core`);
 } else {

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nounFor } from "../../src/common/index.ts";
 import { type MachineInfo, machineInfo, median, Prng } from "../data.ts";
 import { writeMixedStore, writeRandomFile } from "./hashing-data.ts";
 import { NODE_ONE_THREAD, NODE_THREADS, RSS_PRELOAD } from "./peer-scripts.ts";
@@ -184,7 +185,7 @@ function storeContenders(s: Setup, threads: number): Timed[] {
 		{ key: "one", label: "node:crypto script, 1 thread", command: node, args: [s.scripts.one, s.store], check: ok },
 		{
 			key: "threads",
-			label: `node:crypto script, ${threads} worker thread${threads === 1 ? "" : "s"}`,
+			label: `node:crypto script, ${threads} worker ${nounFor(threads, "thread")}`,
 			command: node,
 			args: [s.scripts.threads, s.store, String(threads)],
 			check: ok,
@@ -252,7 +253,7 @@ function runPass(s: Setup, name: string, env: Record<string, string>, tick: (wha
 		scenarios: [
 			{
 				id: "store",
-				title: `verify a ${s.storeBytes / MiB} MiB store (${blobs} blobs), pi-fold on ${threads} thread${threads === 1 ? "" : "s"}`,
+				title: `verify a ${s.storeBytes / MiB} MiB store (${blobs} blobs), pi-fold on ${threads} ${nounFor(threads, "thread")}`,
 				bytes: s.storeBytes,
 				rows: rows(store, storeMs, s.storeBytes, targets.store),
 			},

@@ -1,6 +1,7 @@
 // Renders a report as the spec's side-by-side Markdown table (one column per arm), plus the same-cut table when
 // an arm stopped early. Pure functions.
 
+import { nounFor } from "../../src/common/index.ts";
 import type { LedgerTotals } from "./ledger.ts";
 import { cheaperNative } from "./native-baseline.ts";
 import { recallCost } from "./recall-targets.ts";
@@ -25,8 +26,8 @@ function totalsRows(totals: (arm: ArmReport) => LedgerTotals, arms: ArmReport[])
 		row("Output", (t) => int(t.output)),
 		row("Billed calls", (t) => {
 			const extra = [
-				...(t.summaryCalls > 0 ? [`${t.summaryCalls} ${t.summaryCalls === 1 ? "summary" : "summaries"}`] : []),
-				...(t.briefCalls > 0 ? [`${t.briefCalls} brief${t.briefCalls === 1 ? "" : "s"}`] : []),
+				...(t.summaryCalls > 0 ? [`${t.summaryCalls} ${nounFor(t.summaryCalls, "summary", "summaries")}`] : []),
+				...(t.briefCalls > 0 ? [`${t.briefCalls} ${nounFor(t.briefCalls, "brief")}`] : []),
 			];
 			return extra.length > 0 ? `${t.billedCalls} (${extra.join(", ")})` : `${t.billedCalls}`;
 		}),

@@ -1,8 +1,13 @@
 // Command lines of the `pi-fold` commands and of the benchmark programs: each command declares its
 // flags once (kind, value name, help, default, bounds) and both the parser and the usage text derive
 // from that declaration, so a default is written in one place and every flag appears in the usage.
-// Conventions: `--name value` or `--name=value`, boolean `--flag`, `-h`/`--help` anywhere before `--`,
-// `--` ends options, `-` alone is an operand (standard input). Pure: no I/O, no process state.
+// The words are split by Node's `util.parseArgs` (its tokens); this module checks them against the
+// declaration and converts the values. Conventions: `--name value` or `--name=value`, boolean
+// `--flag`, a declared one-letter alias alone (`-q`; no bundles like `-qv`), `-h`/`--help` anywhere
+// before `--`, `--` ends options, `-` alone is an operand (standard input). Values with a shape of
+// their own (lists, price tables) are the command's to check. Pure: no I/O, no process state.
+
+import { parseArgs } from "node:util";
 
 /** A bad command line. `exitCode` 2 is the CLI's status for usage errors; the message is one line. */
 export class UsageError extends Error {
@@ -18,12 +23,12 @@ interface FlagBase {
 }
 
 /** A switch: present or absent. */
-export interface BooleanFlag extends FlagBase {
+interface BooleanFlag extends FlagBase {
 	kind: "boolean";
 }
 
 /** A whole number within [min, max] (each bound optional). */
-export interface IntegerFlag extends FlagBase {
+interface IntegerFlag extends FlagBase {
 	kind: "integer";
 	/** Name of the value in the usage text, e.g. "N" or "MiB". */
 	value: string;
@@ -33,25 +38,27 @@ export interface IntegerFlag extends FlagBase {
 }
 
 /** A free string. */
-export interface StringFlag extends FlagBase {
+interface StringFlag extends FlagBase {
 	kind: "string";
 	value: string;
 	default?: string;
 }
 
 /** One of a fixed set of words. */
-export interface ChoiceFlag extends FlagBase {
+interface ChoiceFlag extends FlagBase {
 	kind: "choice";
 	choices: readonly string[];
 	default?: string;
 }
 
-export type Flag = BooleanFlag | IntegerFlag | StringFlag | ChoiceFlag;
+type Flag = BooleanFlag | IntegerFlag | StringFlag | ChoiceFlag;
 export type FlagSpec = Readonly<Record<string, Flag>>;
 
 /** A command: its name after `pi-fold`, its operands, what it does, and its flags. */
 export interface CommandSpec<S extends FlagSpec = FlagSpec> {
 	name: string;
+	/** The program the usage and the errors name, when it is not `pi-fold <name>` (a benchmark script). */
+	program?: string;
 	/** Operands in the synopsis, e.g. "DIR" or "[FILE]...". */
 	operands?: string;
 	/** One paragraph (already wrapped) printed under the synopsis. */
@@ -74,14 +81,16 @@ type ValueOf<F extends Flag> = F extends BooleanFlag
 /** The parsed values, typed from the declaration: defaults filled, absent optional flags undefined. */
 export type FlagValues<S extends FlagSpec> = { -readonly [K in keyof S]: ValueOf<S[K]> };
 
-export type ParsedCommandLine<S extends FlagSpec> =
-	| { help: true }
-	| { help: false; flags: FlagValues<S>; operands: string[] };
+type ParsedCommandLine<S extends FlagSpec> = { help: true } | { help: false; flags: FlagValues<S>; operands: string[] };
 
 const HELP_FLAG: BooleanFlag = { kind: "boolean", short: "h", help: "print this help and exit" };
 
+function programOf(spec: CommandSpec): string {
+	return spec.program ?? `pi-fold ${spec.name}`;
+}
+
 function seeHelp(spec: CommandSpec): string {
-	return `see 'pi-fold ${spec.name} --help'`;
+	return `see '${programOf(spec)} --help'`;
 }
 
 function integerValue(spec: CommandSpec, name: string, flag: IntegerFlag, raw: string): number {
@@ -115,14 +124,24 @@ function defaults<S extends FlagSpec>(flags: S): Record<string, unknown> {
 	return out;
 }
 
-function lookup(spec: CommandSpec, arg: string): [string, Flag] {
-	const byShort = arg.length === 2 && arg[0] === "-" && arg[1] !== "-";
-	const name = byShort ? arg.slice(1) : arg.slice(2);
-	const entry = byShort
-		? Object.entries(spec.flags).find(([, f]) => f.short === name)
-		: ([name, spec.flags[name]] as const);
-	if (!entry?.[1]) throw new UsageError(`unknown option ${arg}; ${seeHelp(spec)}`);
-	return [entry[0], entry[1]];
+/** Node's parser options for a declaration: every flag a boolean or a string, `help` with its `-h`. */
+function nodeOptions(spec: CommandSpec): Record<string, { type: "boolean" | "string"; short?: string }> {
+	const options: Record<string, { type: "boolean" | "string"; short?: string }> = {
+		help: { type: "boolean", short: "h" },
+	};
+	for (const [name, flag] of Object.entries(spec.flags))
+		options[name] = {
+			type: flag.kind === "boolean" ? "boolean" : "string",
+			...(flag.short ? { short: flag.short } : {}),
+		};
+	return options;
+}
+
+/** The declared flag an option word names (by its long name, or a lone `-x` by its alias), or undefined. */
+function flagOf(spec: CommandSpec, name: string, arg: string): Flag | undefined {
+	const flag = Object.hasOwn(spec.flags, name) ? spec.flags[name] : undefined;
+	if (arg.startsWith("--")) return flag;
+	return flag && arg === `-${flag.short}` ? flag : undefined;
 }
 
 /** Parses `argv` (the words after the command name) against the command's declaration (no `operands`: none allowed). */
@@ -132,27 +151,35 @@ export function parseCommandLine<S extends FlagSpec>(
 ): ParsedCommandLine<S> {
 	const values = defaults(spec.flags);
 	const operands: string[] = [];
-	for (let i = 0; i < argv.length; i++) {
-		const arg = argv[i] as string;
-		if (arg === "--") {
-			operands.push(...argv.slice(i + 1));
-			break;
+	// Not strict: unknown options, missing values and values given to switches come back as tokens,
+	// refused below in the order they were typed, with this module's wording.
+	const { tokens } = parseArgs({
+		args: [...argv],
+		options: nodeOptions(spec),
+		strict: false,
+		allowPositionals: true,
+		tokens: true,
+	});
+	for (const token of tokens) {
+		if (token.kind === "positional") operands.push(token.value);
+		if (token.kind !== "option") continue;
+		const arg = argv[token.index] as string;
+		// A short option bundled with others or with its value (`-qv`, `-n5`) is refused whole.
+		const bundled = !arg.startsWith("--") && arg !== token.rawName;
+		if (!bundled && token.name === "help" && token.value === undefined) return { help: true };
+		const flag = bundled ? undefined : flagOf(spec, token.name, arg);
+		if (!flag) {
+			const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+			throw new UsageError(`unknown option ${eq >= 0 ? arg.slice(0, eq) : arg}; ${seeHelp(spec)}`);
 		}
-		if (arg === "-h" || arg === "--help") return { help: true };
-		if (arg === "-" || !arg.startsWith("-")) {
-			operands.push(arg);
-			continue;
-		}
-		const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-		const [name, flag] = lookup(spec, eq >= 0 ? arg.slice(0, eq) : arg);
 		if (flag.kind === "boolean") {
-			if (eq >= 0) throw new UsageError(`--${name} takes no value`);
-			values[name] = true;
+			if (token.value !== undefined) throw new UsageError(`--${token.name} takes no value`);
+			values[token.name] = true;
 			continue;
 		}
-		const raw = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-		if (raw === undefined) throw new UsageError(`--${name} needs a value (${usageTerm(name, flag)})`);
-		values[name] = convert(spec, name, flag, raw);
+		if (token.value === undefined)
+			throw new UsageError(`--${token.name} needs a value (${usageTerm(token.name, flag)})`);
+		values[token.name] = convert(spec, token.name, flag, token.value);
 	}
 	// A command that declares no operands takes none.
 	if (!spec.operands && operands.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(operands[0])}`);
@@ -199,7 +226,7 @@ const WIDTH = 100;
 /** The full usage text: synopsis with every flag, the description, each flag with its default. */
 export function renderUsage(spec: CommandSpec): string {
 	const entries = Object.entries(spec.flags);
-	const head = `usage: pi-fold ${spec.name} `;
+	const head = `usage: ${programOf(spec)} `;
 	const words = [...entries.map(([n, f]) => `[${usageTerm(n, f)}]`), ...(spec.operands ? [spec.operands] : [])];
 	const synopsis = wrap(words, WIDTH, " ".repeat(head.length), head);
 	const rows: [string, string[]][] = [

@@ -5,7 +5,7 @@
 // words) has unsafe characters escaped visibly (src/common/text.ts), so it is always a valid brief.
 // Pure.
 
-import { codePointLength, escapeUnsafe, sliceCodePoints } from "../common/index.ts";
+import { codePointLength, escapeUnsafe, nounFor, plural, sliceCodePoints } from "../common/index.ts";
 import { readResults, type ShownRead } from "../lattice/index.ts";
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
 import { contentText, toolCallsOf } from "../transcript/index.ts";
@@ -21,7 +21,8 @@ function textOf(message: TranscriptMessage): string {
 	return contentText(message.content);
 }
 
-function excerpt(text: string, limit = EXCERPT_CHARS): string {
+/** A brief's one-line quote (first ask, last words, a tool's target): escaped, at most `limit` code points. */
+function briefExcerpt(text: string, limit = EXCERPT_CHARS): string {
 	const flat = escapeUnsafe(text.replace(/\s+/g, " ").trim());
 	return codePointLength(flat) <= limit ? flat : `${sliceCodePoints(flat, limit - 1)}…`;
 }
@@ -36,7 +37,7 @@ function shownLines(read: ShownRead): string {
 	if (read.lines)
 		return `lines ${read.lines[0].toLocaleString("en-US")}-${(read.lines[0] + read.lines[1] - 1).toLocaleString("en-US")}`;
 	const n = resultLineCount(read.text);
-	return `${n.toLocaleString("en-US")} line${n === 1 ? "" : "s"}`;
+	return plural(n, "line");
 }
 
 function targetOf(args: unknown): string | undefined {
@@ -44,7 +45,7 @@ function targetOf(args: unknown): string | undefined {
 	const a = args as Record<string, unknown>;
 	for (const key of ["path", "file", "pattern", "query", "command", "url", "id"]) {
 		const value = a[key];
-		if (typeof value === "string" && value.length > 0) return excerpt(value, 80);
+		if (typeof value === "string" && value.length > 0) return briefExcerpt(value, 80);
 	}
 	return undefined;
 }
@@ -74,7 +75,7 @@ export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 	let firstAsk: string | undefined;
 	let lastWords: string | undefined;
 	for (const { message } of leaves) {
-		if (message.role === "user" && firstAsk === undefined) firstAsk = excerpt(textOf(message));
+		if (message.role === "user" && firstAsk === undefined) firstAsk = briefExcerpt(textOf(message));
 		if (message.role === "assistant") {
 			for (const block of Array.isArray(message.content) ? (message.content as unknown[]) : []) {
 				const b = block as { type?: unknown; name?: unknown; arguments?: unknown };
@@ -85,7 +86,7 @@ export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 				calls.set(b.name, list);
 			}
 			const words = textOf(message).trim();
-			if (words && toolCallsOf(message).length === 0) lastWords = excerpt(words);
+			if (words && toolCallsOf(message).length === 0) lastWords = briefExcerpt(words);
 		}
 		if (message.role === "toolResult") {
 			results++;
@@ -107,9 +108,9 @@ export function deterministicBrief(leaves: readonly TranscriptEntry[]): string {
 	}
 	if (results > 0)
 		parts.push(
-			`${results} tool result${results === 1 ? "" : "s"}, ${resultChars.toLocaleString("en-US")} chars${errors ? `, ${errors} error${errors === 1 ? "" : "s"}` : ""}`,
+			`${results} tool ${nounFor(results, "result")}, ${resultChars.toLocaleString("en-US")} chars${errors ? `, ${errors} ${nounFor(errors, "error")}` : ""}`,
 		);
 	if (lastWords) parts.push(`Ended: "${lastWords}"`);
-	if (parts.length === 0) parts.push(`${leaves.length} entr${leaves.length === 1 ? "y" : "ies"}`);
+	if (parts.length === 0) parts.push(`${leaves.length} ${nounFor(leaves.length, "entry", "entries")}`);
 	return boundBrief(parts.join(". "));
 }

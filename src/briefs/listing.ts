@@ -5,6 +5,7 @@
 // (a consolidation holds two folds, a chapter a few), coverage is shortened to share what is left,
 // and the summary gets the rest of BRIEF_MAX_CHARS. Pure.
 
+import { nounFor } from "../common/index.ts";
 import { BRIEF_MAX_CHARS, boundBrief } from "./deterministic.ts";
 
 /** What one nested fold covers, as its listing line shows it. */
@@ -20,7 +21,7 @@ export interface NestedCoverage {
 }
 
 /** Characters the listing may take (the summary keeps at least the rest). */
-export const LISTING_MAX_CHARS = 800;
+const LISTING_MAX_CHARS = 800;
 /** Files named per nested fold at most. */
 const FILES_LISTED = 3;
 
@@ -44,14 +45,14 @@ export function timeRange(from: number | undefined, to: number | undefined): str
 }
 
 /** A brief without the listing of the folds it holds: a listing line quotes a child's own words, not its listing. */
-export function ownSummary(brief: string): string {
+function ownSummary(brief: string): string {
 	const at = brief.indexOf(" Holds ");
 	return at > 0 && /^ Holds \d+ folds \(/.test(brief.slice(at)) ? brief.slice(0, at) : brief;
 }
 
 /** One nested fold's line, at most `budget` characters (its handle always whole). */
 function line(c: NestedCoverage, budget: number): string {
-	const facts = [`${c.entries} ${c.entries === 1 ? "entry" : "entries"}`];
+	const facts = [`${c.entries} ${nounFor(c.entries, "entry", "entries")}`];
 	const when = timeRange(c.from, c.to);
 	if (when) facts.push(when);
 	const files = c.files.slice(0, FILES_LISTED).join(", ");

@@ -21,7 +21,7 @@ export const SUMMARY_TIMEOUT_MS = 30_000;
 export const SUMMARY_SYSTEM_PROMPT = `You write the brief for a folded span of a coding agent's transcript. The span is stored losslessly; the brief is what stays in the agent's window, so it must let the agent decide whether to look inside. In at most ${BRIEF_MAX_CHARS} characters of plain text, state what the span established: files, symbols, numbers, decisions, errors, and anything the agent will need again. No preamble, no markdown headings, no tool calls.`;
 
 /** What the injected model call returns. */
-export interface SummaryCallResult {
+interface SummaryCallResult {
 	readonly text: string;
 	readonly provider: string;
 	readonly model: string;
@@ -40,7 +40,7 @@ export type SummaryCall = (request: {
 }) => Promise<SummaryCallResult>;
 
 /** Where a brief came from, recorded with the fold. */
-export interface BriefProvenance {
+interface BriefProvenance {
 	readonly source: "model" | "supplied" | "deterministic";
 	readonly provider?: string;
 	readonly model?: string;
@@ -50,7 +50,7 @@ export interface BriefProvenance {
 	readonly usage?: SummaryCallResult["usage"];
 }
 
-export interface SummarizedBrief {
+interface SummarizedBrief {
 	readonly brief: string;
 	readonly provenance: BriefProvenance;
 }

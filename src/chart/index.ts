@@ -2,13 +2,5 @@
 // `pi-fold replay`'s chart), with a colour-blind-safe palette and a line style per series, neutral
 // guides whose labels never overlap, a title and a legend. Pure; no dependencies.
 
-export { GUIDE_STYLES, guideStyle, type LineStyle, SERIES_STYLES, seriesStyle } from "./style.ts";
-export {
-	type ChartGuide,
-	type ChartInput,
-	type ChartPoint,
-	type ChartSeries,
-	escapeXml,
-	niceStep,
-	renderLineChart,
-} from "./svg.ts";
+export { GUIDE_STYLES, SERIES_STYLES } from "./style.ts";
+export { type ChartInput, type ChartSeries, niceStep, renderLineChart } from "./svg.ts";

@@ -6,7 +6,7 @@
 
 import { guideStyle, type LineStyle, seriesStyle } from "./style.ts";
 
-export interface ChartPoint {
+interface ChartPoint {
 	readonly x: number;
 	readonly y: number;
 	/** Drawn as a cross on the line (a request that was refused, for instance). */
@@ -21,7 +21,7 @@ export interface ChartSeries {
 	readonly points: readonly ChartPoint[];
 }
 
-export interface ChartGuide {
+interface ChartGuide {
 	readonly value: number;
 	readonly label: string;
 }
@@ -56,7 +56,7 @@ const LABEL_LINE = 13;
 /** Rough width of a 12px character, for laying out the legend. */
 const CHAR_PX = 6.8;
 
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
 	return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 

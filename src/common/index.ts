@@ -2,10 +2,10 @@
 export { errorMessage } from "./errors.ts";
 export {
 	codePointLength,
-	describeCharacter,
 	escapeUnsafe,
 	findUnsafeCharacter,
+	nounFor,
+	plural,
 	sliceCodePoints,
-	type UnsafeCharacter,
 	unsafeTextProblem,
 } from "./text.ts";

@@ -5,10 +5,10 @@
 // isolates and the implicit marks LRM, RLM, ALM). Written text (briefs) with such a character is
 // refused, naming it and its position; displayed text has each one escaped visibly (`\x1B`,
 // `\u202E`). Lengths and positions count Unicode code points, as zod's `.max` and JSON Schema's
-// `maxLength` do. Pure.
+// `maxLength` do. Counted nouns too: one rule for "1 fold" / "2 folds" (`plural`, `nounFor`). Pure.
 
 /** One unsafe character found in a text. */
-export interface UnsafeCharacter {
+interface UnsafeCharacter {
 	/** The code point (a lone surrogate's code unit). */
 	readonly codePoint: number;
 	/** Its 1-based position in code points. */
@@ -80,7 +80,7 @@ function hex(code: number, digits: number): string {
 }
 
 /** "U+001B (ESC, a control character)", "U+202E (RIGHT-TO-LEFT OVERRIDE, a bidi control)", ... */
-export function describeCharacter(code: number): string {
+function describeCharacter(code: number): string {
 	const u = `U+${hex(code, 4)}`;
 	if (code < 0x20) return `${u} (${C0_NAMES[code]}, a control character)`;
 	if (code === 0x7f) return `${u} (DEL, a control character)`;
@@ -142,4 +142,14 @@ export function sliceCodePoints(text: string, max: number): string {
 		n++;
 	}
 	return text.slice(0, i);
+}
+
+/** `one` when `n` is 1, else `many`: the noun after a count ("fold"/"folds", "entry"/"entries", "is"/"are"). */
+export function nounFor(n: number, one: string, many = `${one}s`): string {
+	return n === 1 ? one : many;
+}
+
+/** `n` grouped in thousands and its noun: "1 fold", "1,234 folds", "2 entries" (with `many` "entries"). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+	return `${n.toLocaleString("en-US")} ${nounFor(n, one, many)}`;
 }

@@ -13,7 +13,7 @@ export type FoldKind = "tools" | "chapter" | "span" | "consolidation" | "result"
 export type BriefedKind = Exclude<FoldKind, "result">;
 
 /** Who decided the fold: the session's agent or the automatic ladder. */
-export type FoldOrigin = "agent" | "ladder";
+type FoldOrigin = "agent" | "ladder";
 
 /** Where a brief's text came from. */
 export type BriefSource = "agent" | "deterministic" | "model" | "supplied";

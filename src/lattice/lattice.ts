@@ -16,7 +16,7 @@ export interface PlacedFold {
 }
 
 /** One item of the visible structure: a raw entry, or a collapsed fold standing for its range. */
-export type VisibleItem =
+type VisibleItem =
 	| { readonly type: "entry"; readonly id: string; readonly index: number }
 	| { readonly type: "fold"; readonly id: string; readonly start: number; readonly end: number };
 

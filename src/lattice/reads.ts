@@ -58,7 +58,7 @@ export interface ShownRead {
 }
 
 /** What a read's result shows, given its call's arguments; undefined when it holds no file text. */
-export function shownRead(args: unknown, resultText: string): ShownRead | undefined {
+function shownRead(args: unknown, resultText: string): ShownRead | undefined {
 	const path = pathOf(args);
 	if (path === undefined || NO_CONTENT.test(resultText)) return undefined;
 	const notice = NOTICE.exec(resultText);
@@ -70,7 +70,7 @@ export function shownRead(args: unknown, resultText: string): ShownRead | undefi
 }
 
 /** One successful file read among messages, paired with the call that asked for it. */
-export interface ReadResult {
+interface ReadResult {
 	/** Index of the tool result among the messages. */
 	readonly index: number;
 	readonly callId: string;

@@ -7,7 +7,7 @@ import { canonicalJson } from "../transcript/index.ts";
 import { sha256Hex } from "../wasm/index.ts";
 
 /** Hex characters of the canonical SHA-256 kept in a fold id. */
-export const FOLD_ID_HEX = 16;
+const FOLD_ID_HEX = 16;
 
 /** The exact source of a span: one JSON line per entry, in order, each ending in "\n". */
 export function foldSource(leaves: readonly TranscriptEntry[]): string {

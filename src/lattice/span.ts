@@ -2,17 +2,18 @@
 // the unit's edges, a span that cuts a fold grows to contain it, and the result says how it moved
 // and which folds it crossed. Refusals name the rule and the entry. Pure.
 
+import { nounFor } from "../common/index.ts";
 import type { TranscriptEntry, Unit } from "../transcript/index.ts";
 import type { Lattice } from "./lattice.ts";
 
 /** A span as the agent names it: first and last entry (or fold) ids, inclusive. */
-export interface SpanRequest {
+interface SpanRequest {
 	readonly from: string;
 	readonly to: string;
 }
 
 /** A span snapped to units and folds: entry range [start, end) plus what moved and why. */
-export interface SnappedSpan {
+interface SnappedSpan {
 	readonly start: number;
 	readonly end: number;
 	readonly notes: readonly string[];
@@ -57,7 +58,7 @@ export function snapSpan(
 		const first = unitAt[start] as Unit;
 		if (first.start < start) {
 			notes.push(
-				`start moved back ${start - first.start} entr${start - first.start === 1 ? "y" : "ies"} to the start of a ${first.kind} unit (${(entries[first.start] as TranscriptEntry).id})`,
+				`start moved back ${start - first.start} ${nounFor(start - first.start, "entry", "entries")} to the start of a ${first.kind} unit (${(entries[first.start] as TranscriptEntry).id})`,
 			);
 			start = first.start;
 			changed = true;
@@ -65,7 +66,7 @@ export function snapSpan(
 		const last = unitAt[end - 1] as Unit;
 		if (last.end > end) {
 			notes.push(
-				`end moved forward ${last.end - end} entr${last.end - end === 1 ? "y" : "ies"} to the end of a ${last.kind} unit (${(entries[last.end - 1] as TranscriptEntry).id})`,
+				`end moved forward ${last.end - end} ${nounFor(last.end - end, "entry", "entries")} to the end of a ${last.kind} unit (${(entries[last.end - 1] as TranscriptEntry).id})`,
 			);
 			end = last.end;
 			changed = true;

@@ -3,28 +3,17 @@
 
 export { INTERNAL_OPTIONS, OPTION_HELP, type OptionKey } from "./option-help.ts";
 export {
-	DEFAULT_BRAND_NOUN,
-	DEFAULT_COMMAND_NAMES,
-	DEFAULT_COMMAND_PREFIX,
-	DEFAULT_ENTRY_TYPE_PREFIX,
-	DEFAULT_FOLD_SCHEDULING,
 	DEFAULT_KEEP_RAW_TOKENS,
-	DEFAULT_TOOL_LABEL,
-	DEFAULT_TOOL_NAME,
 	optionsSchema,
 	type PiFoldOptions,
 	type ResolvedOptions,
 	type SuggestionSource,
-	type SummarizeSpanRequest,
-	type SummarizeSpanResult,
-	TOOL_ACTIONS,
 	type ToolAction,
 } from "./option-schema.ts";
 export { derivedNames, OptionsError, resolveOptions } from "./resolve.ts";
 export {
 	CODE_ONLY_OPTIONS,
 	FILE_OPTIONS,
-	type FileOption,
 	LOAD_TIME_OPTIONS,
 	type OptionSource,
 	parseSettingsText,

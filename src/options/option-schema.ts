@@ -21,18 +21,18 @@ export const TOOL_ACTIONS = [
 ] as const;
 export type ToolAction = (typeof TOOL_ACTIONS)[number];
 
-export const DEFAULT_TOOL_NAME = "active_context";
-export const DEFAULT_TOOL_LABEL = "Active Context";
-export const DEFAULT_BRAND_NOUN = "active-context";
-export const DEFAULT_ENTRY_TYPE_PREFIX = "pi-fold-active-context";
-export const DEFAULT_COMMAND_PREFIX = "";
-export const DEFAULT_COMMAND_NAMES = { status: "context", fold: "fold-context" } as const;
+const DEFAULT_TOOL_NAME = "active_context";
+const DEFAULT_TOOL_LABEL = "Active Context";
+const DEFAULT_BRAND_NOUN = "active-context";
+const DEFAULT_ENTRY_TYPE_PREFIX = "pi-fold-active-context";
+const DEFAULT_COMMAND_PREFIX = "";
+const DEFAULT_COMMAND_NAMES = { status: "context", fold: "fold-context" } as const;
 /**
  * Default "cost": commits timed and sized by what they cost (docs/policy.md, "Cost scheduling"). A
  * deviation from the spec's "immediate" default, measured across windows in docs/policy.md and
  * docs/session-benchmark.md; "immediate" and "epoch" stay available.
  */
-export const DEFAULT_FOLD_SCHEDULING = "cost";
+const DEFAULT_FOLD_SCHEDULING = "cost";
 /** Newest window tokens a cost-scheduled commit keeps raw (Pi's keepRecentTokens in spirit). */
 export const DEFAULT_KEEP_RAW_TOKENS = 10_000;
 
@@ -48,7 +48,7 @@ export const REMOVED_OPTIONS: Readonly<Record<string, string>> = {
 };
 
 /** A span summary request handed to `summarizeContextSpan`. */
-export interface SummarizeSpanRequest {
+interface SummarizeSpanRequest {
 	readonly foldId: string;
 	readonly kind: "tools" | "chapter" | "span" | "consolidation";
 	/** The span's exact source (JSON Lines of `{id, message}`), bounded by the chapter cap. */
@@ -57,7 +57,7 @@ export interface SummarizeSpanRequest {
 }
 
 /** What a custom summarizer must return; anything else falls back to the deterministic brief. */
-export interface SummarizeSpanResult {
+interface SummarizeSpanResult {
 	readonly brief: string;
 	readonly provider: string;
 	readonly model: string;

@@ -2,6 +2,7 @@
 // default, and names what was wrong (an unknown option lists the valid names). Also the custom
 // entry types, status sources and directories derived from `entryTypePrefix`. Pure.
 
+import { nounFor } from "../common/index.ts";
 import { DEFAULT_READ_ONLY_TOOLS } from "../transcript/index.ts";
 import { commandNamesOf, optionsSchema, REMOVED_OPTIONS, type ResolvedOptions, TOOL_ACTIONS } from "./option-schema.ts";
 
@@ -23,7 +24,7 @@ export function resolveOptions(input: unknown = {}): ResolvedOptions {
 	if (!parsed.success) {
 		const problems = parsed.error.issues.map((issue) => {
 			if (issue.code === "unrecognized_keys")
-				return `unknown option${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")} (valid options: ${VALID_NAMES})`;
+				return `unknown ${nounFor(issue.keys.length, "option")} ${issue.keys.join(", ")} (valid options: ${VALID_NAMES})`;
 			return `${issue.path.map(String).join(".") || "options"}: ${issue.message}`;
 		});
 		throw new OptionsError(`pi-fold options: ${problems.join("; ")}`);

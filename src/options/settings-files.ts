@@ -37,7 +37,7 @@ export const FILE_OPTIONS = {
 	evidenceIngestion: "true or false",
 } as const;
 
-export type FileOption = keyof typeof FILE_OPTIONS;
+type FileOption = keyof typeof FILE_OPTIONS;
 
 /** Options only code can pass (they are functions): `registerPiFold(pi, { ... })`. */
 export const CODE_ONLY_OPTIONS = [

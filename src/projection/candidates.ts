@@ -55,7 +55,7 @@ const GENERATOR: Record<BriefSource, ProjectionCandidate["generator"]> = {
 };
 
 /** One fold as the runtime sees it; `source` (the exact text) sharpens expansion_cost when at hand. */
-export interface CandidateFold {
+interface CandidateFold {
 	readonly record: FoldRecord;
 	readonly collapsedVisible: boolean;
 	readonly source?: string;

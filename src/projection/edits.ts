@@ -18,7 +18,7 @@ export interface ImpliedEdit {
 	readonly foldId: string | null;
 }
 
-export interface ImpliedEditsInput {
+interface ImpliedEditsInput {
 	readonly lattice: Lattice;
 	/** Folds shown expanded (their children are visible). */
 	readonly expanded: ReadonlySet<string>;

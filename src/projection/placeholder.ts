@@ -2,6 +2,7 @@
 // peek or expand it (an oversized result's excerpt also how to search inside it). It names nothing
 // about neighbouring folds, so adding a fold never changes another fold's placeholder. Pure.
 
+import { nounFor } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 
 /** Names the placeholder uses; they derive from the branding options. */
@@ -15,7 +16,7 @@ export interface PlaceholderNames {
 /** The placeholder text of `fold`. Deterministic: same fold and names, same bytes. */
 export function renderPlaceholder(fold: FoldRecord, names: PlaceholderNames): string {
 	if (fold.kind === "result") return renderExcerpt(fold, names);
-	const entries = `${fold.leafIds.length} entr${fold.leafIds.length === 1 ? "y" : "ies"}`;
+	const entries = `${fold.leafIds.length} ${nounFor(fold.leafIds.length, "entry", "entries")}`;
 	const head = `[${names.brandNoun} fold ${fold.id} · ${entries} · ${fold.sourceBytes.toLocaleString("en-US")} bytes · sha256 ${fold.sourceSha256.slice(0, 16)}]`;
 	const how = `peek: ${names.toolName} {"action":"peek","id":"${fold.id}"} · expand: ${names.toolName} {"action":"expand","id":"${fold.id}"}`;
 	return `${head}\n${fold.brief}\n${how}`;

@@ -9,10 +9,10 @@
 
 import { sha256Many } from "../wasm/index.ts";
 
-export type RequestKind = "first" | "identical" | "append" | "rewrite";
+type RequestKind = "first" | "identical" | "append" | "rewrite";
 
 /** What explained a rewrite: a commit of pi-fold's, or a native compaction of the host's. */
-export type RewriteCause = "commit" | "compaction";
+type RewriteCause = "commit" | "compaction";
 
 export interface RequestObservation {
 	readonly index: number;
@@ -37,7 +37,7 @@ export interface WindowCounters {
 }
 
 /** Share of the previous prompt a pure append may fail to read before it counts as a provider miss. */
-export const CACHE_MISS_TOLERANCE = 0.01;
+const CACHE_MISS_TOLERANCE = 0.01;
 
 export interface Usage {
 	readonly input: number;

@@ -7,33 +7,15 @@
 // (unfold-plan.ts: pi-fold's context edits undone, each fold verified against the file's entries;
 // src/cli/commands/unfold.ts writes it).
 
-export { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
-export { LimitsError, type ModelLimits, type ModelLookup, modelLimits, sessionModel } from "./model-limits.ts";
-export {
-	billedReplies,
-	impliedPrices,
-	type NativeFigures,
-	nativeFigures,
-	type Prices,
-	promptOf,
-	type UsageTotals,
-} from "./recorded-session.ts";
+export { LimitsError, type ModelLookup, modelLimits } from "./model-limits.ts";
+export type { Prices } from "./recorded-session.ts";
 export { renderReplay, replayChart } from "./replay-report.ts";
 export {
 	DEFAULT_CACHE_TTL_MS,
 	DEFAULT_MAX_OUTPUT,
-	type EstimatedRequest,
-	type PiFoldFigures,
 	type ReplayOptions,
 	type ReplayResult,
 	replaySession,
 } from "./replay-session.ts";
-export {
-	type FileEntry,
-	type FileUsage,
-	parseSessionFile,
-	SESSION_VERSIONS,
-	type SessionFile,
-	SessionFileError,
-} from "./session-file.ts";
-export { contextMessageOf, planUnfold, UnfoldError, type UnfoldPlan } from "./unfold-plan.ts";
+export { parseSessionFile, type SessionFile, SessionFileError } from "./session-file.ts";
+export { contextMessageOf, planUnfold, UnfoldError } from "./unfold-plan.ts";

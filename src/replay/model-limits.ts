@@ -16,7 +16,7 @@ export type ModelLookup = (
 ) => { readonly contextWindow: number; readonly maxTokens: number } | undefined;
 
 /** The limits a replay runs with, each with where it came from. */
-export interface ModelLimits {
+interface ModelLimits {
 	readonly window: number;
 	readonly maxOutput: number;
 	readonly windowFrom: string;
@@ -24,7 +24,7 @@ export interface ModelLimits {
 }
 
 /** The session's model, provider and id, as most of its replies name it. */
-export function sessionModel(file: SessionFile): { provider: string | undefined; id: string } | undefined {
+function sessionModel(file: SessionFile): { provider: string | undefined; id: string } | undefined {
 	const counts = new Map<string, { provider: string | undefined; id: string; n: number }>();
 	for (const { message } of billedReplies(file.branch)) {
 		if (!message.model) continue;

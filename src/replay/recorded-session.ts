@@ -8,7 +8,7 @@ import type { PriceTable } from "../policy/index.ts";
 import type { FileEntry, FileMessage, FileUsage } from "./session-file.ts";
 
 /** Token and cost sums of some usage records. */
-export interface UsageTotals {
+interface UsageTotals {
 	readonly calls: number;
 	readonly input: number;
 	readonly cacheRead: number;

@@ -21,7 +21,7 @@ export interface EstimatedRequest {
 }
 
 /** The rate fresh prompt tokens bill at: cache writes when the session mostly wrote the cache, else input. */
-export type FreshRate = "cacheWrite" | "input";
+type FreshRate = "cacheWrite" | "input";
 /** The prices, and the rate fresh prompt tokens are billed at. */
 export type Pricing = { readonly prices: Prices; readonly fresh: FreshRate };
 

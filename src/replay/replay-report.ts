@@ -5,6 +5,7 @@
 
 import type { ChartInput } from "../chart/index.ts";
 import { niceStep } from "../chart/index.ts";
+import { nounFor, plural } from "../common/index.ts";
 import { QUIET_OCCUPANCY } from "../policy/index.ts";
 import type { Prices } from "./recorded-session.ts";
 import { chartNote, divergenceNote, limitsLines, overLimitNote } from "./replay-notes.ts";
@@ -37,14 +38,14 @@ function pricesLine(r: ReplayResult): string {
 function briefsCell(r: ReplayResult): string {
 	const b = r.pifold.briefs;
 	if (b.calls === 0) return "none (built-in briefs)";
-	return `${b.calls} brief${b.calls === 1 ? "" : "s"} (${usd(b.cost)}, no cache)`;
+	return `${b.calls} ${nounFor(b.calls, "brief")} (${usd(b.cost)}, no cache)`;
 }
 
 /** The session's repeated, unchanged reads: how the replay sent them, and the total sent as recorded (nothing when none). */
 function heldLine(r: ReplayResult): string[] {
 	const h = r.pifold.heldRereads;
 	if (h.reads === 0 || h.costAsRecorded === null) return [];
-	const n = h.reads === 1 ? "1 read" : `${int(h.reads)} reads`;
+	const n = plural(h.reads, "read");
 	const how = [
 		h.searched > 0
 			? `${int(h.searched)} as pi-fold's search for the file (a fold held the earlier read) and a peek at what it points to, a request more each`
@@ -95,8 +96,8 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		row("Peak request", int(n.peak), int(f.peak)),
 		row(
 			"Compactions / folds",
-			`${n.compactions} compaction${n.compactions === 1 ? "" : "s"}`,
-			`${f.folds} fold${f.folds === 1 ? "" : "s"} (${f.agentFolds} the agent's) in ${f.commits} commit${f.commits === 1 ? "" : "s"}`,
+			`${n.compactions} ${nounFor(n.compactions, "compaction")}`,
+			`${f.folds} ${nounFor(f.folds, "fold")} (${f.agentFolds} the agent's) in ${f.commits} ${nounFor(f.commits, "commit")}`,
 		),
 		row(
 			"Out of the model's reach",

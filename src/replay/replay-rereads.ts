@@ -17,7 +17,7 @@ import type { DriveOptions, ReplayMessage } from "../simulate/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
 
 /** Matches a recall's search asks for, as the benchmark's agent asks at a revisit. */
-export const RECALL_SEARCH_LIMIT = 10;
+const RECALL_SEARCH_LIMIT = 10;
 
 /** The session's repeated, unchanged reads, and how the replay sent them. */
 export interface HeldRereads {
@@ -69,7 +69,7 @@ function showsRead(text: string, path: string): boolean {
 }
 
 /** The first ready peek call a search's text offers ("peek: {...}" under a match), or null. */
-export function readyPeek(text: string): Record<string, unknown> | null {
+function readyPeek(text: string): Record<string, unknown> | null {
 	const line = text.split("\n").find((l) => /^\s*peek: \{/.test(l));
 	if (!line) return null;
 	try {

@@ -58,9 +58,7 @@ export interface ReplayOptions {
 	readonly limitsFrom?: { readonly window: string; readonly maxOutput: string };
 }
 
-export type { EstimatedRequest } from "./replay-bills.ts";
-
-export interface PiFoldFigures {
+interface PiFoldFigures {
 	readonly requests: readonly EstimatedRequest[];
 	readonly prompt: number;
 	readonly fresh: number;

@@ -7,7 +7,7 @@
 import { z } from "zod";
 
 /** The session file versions this reader knows (Pi 1.x's CURRENT_SESSION_VERSION is 3). */
-export const SESSION_VERSIONS = [1, 2, 3] as const;
+const SESSION_VERSIONS = [1, 2, 3] as const;
 
 /** A problem with the file, naming the line (1-based) it is on. */
 export class SessionFileError extends Error {

@@ -24,7 +24,7 @@ export class UnfoldError extends Error {
 	override name = "UnfoldError";
 }
 
-export interface UnfoldPlan {
+interface UnfoldPlan {
 	/** The session file with pi-fold's context edits undone. */
 	readonly text: string;
 	/** pi-fold's context edits removed. */

@@ -5,6 +5,7 @@
 // on and a record changed later is not covered. Only a command calls it; the agent's tool has no
 // adopt. The runtime appends the record through the host.
 
+import { nounFor } from "../common/index.ts";
 import { type HeldRecord, heldDigest } from "../state/index.ts";
 import type { ActionResult } from "./actions/shared.ts";
 import type { Host } from "./ports.ts";
@@ -45,7 +46,7 @@ export function adoptHeld(runtime: RuntimePort, host: Host): Promise<ActionResul
 			};
 		runtime.reportRefusals(host);
 		return {
-			text: `Adopted ${count} decision record${count === 1 ? "" : "s"} (${origins(held)}): their decisions apply from now on; the next turn boundary brings the window in line. A record changed after this is not covered.`,
+			text: `Adopted ${count} decision ${nounFor(count, "record")} (${origins(held)}): their decisions apply from now on; the next turn boundary brings the window in line. A record changed after this is not covered.`,
 			details: { action: "adopt", adopted: count, entries: held.map((h) => h.entryId) },
 		};
 	});

@@ -24,7 +24,7 @@ function bindingKey(fold: FoldRecord): string {
 }
 
 /** Why `entries` (a fold's parsed source) are not `fold`'s, or null when they are. */
-export function bindingProblem(fold: FoldRecord, entries: readonly TranscriptEntry[]): string | null {
+function bindingProblem(fold: FoldRecord, entries: readonly TranscriptEntry[]): string | null {
 	const ids = entries.map((e) => e.id);
 	const want = fold.leafIds;
 	if (ids.length !== want.length || ids.some((id, i) => id !== want[i])) {
@@ -117,7 +117,7 @@ export async function readBoundSourceFrom(
 }
 
 /** Makes sure `fold`'s source is its own (read once per store and fold); throws naming the fold. */
-export async function ensureBound(store: SourceStore, fold: FoldRecord): Promise<void> {
+async function ensureBound(store: SourceStore, fold: FoldRecord): Promise<void> {
 	if (bound.get(store)?.has(bindingKey(fold))) return;
 	await readBoundSource(store, fold);
 }

@@ -10,7 +10,7 @@ import type { LogRecord } from "../state/index.ts";
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
 
 /** What the view reads of a session entry (Pi's `SessionEntry` fits structurally). */
-export interface EntryView {
+interface EntryView {
 	readonly id: string;
 	readonly type: string;
 	readonly customType?: string;
@@ -19,7 +19,7 @@ export interface EntryView {
 	readonly replacement?: unknown;
 }
 
-export interface BranchViewInput {
+interface BranchViewInput {
 	readonly leafId: string | null;
 	/** The active branch, root to leaf. */
 	readonly branch: readonly EntryView[];

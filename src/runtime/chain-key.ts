@@ -28,14 +28,14 @@ import { CHAIN_KEY_BYTES, type ChainKey, chainKeyOf } from "../state/index.ts";
 import type { Host } from "./ports.ts";
 
 /** Folder of pi-fold's files in the agent directory. */
-export const CHAIN_KEY_DIR = "pi-fold";
+const CHAIN_KEY_DIR = "pi-fold";
 /** The key file's name in that folder. */
-export const CHAIN_KEY_FILE = "chain-key";
+const CHAIN_KEY_FILE = "chain-key";
 
 const HEX_CHARS = CHAIN_KEY_BYTES * 2;
 
 /** A loaded key: where it came from and, when the file could not be used, why. */
-export interface LoadedChainKey {
+interface LoadedChainKey {
 	readonly key: ChainKey;
 	/** The key file, or null for the in-memory key. */
 	readonly path: string | null;

@@ -10,7 +10,7 @@ import type { BoundaryDraft } from "./ports.ts";
 import type { Telemetry } from "./telemetry.ts";
 import { messagesBeforeFirst } from "./window-position.ts";
 
-export interface CommitDraftContext {
+interface CommitDraftContext {
 	readonly options: Pick<ResolvedOptions, "foldScheduling" | "brandNoun">;
 	/** Chains the commit body onto the branch's last digest (the decision log's `chain`). */
 	readonly chain: (body: DecisionBody, lastDigest: string | null) => DecisionRecord;

@@ -22,7 +22,7 @@ import {
 import type { CompactionNote } from "./telemetry.ts";
 
 /** The window's estimated tokens now, and what pi-fold could still free at the next boundary. */
-export function foldRoom(snap: Snapshot, options: LadderOptions): { window: number; reclaimable: number } {
+function foldRoom(snap: Snapshot, options: LadderOptions): { window: number; reclaimable: number } {
 	const tokens = windowTokens(snap);
 	const input = ladderInput(snap, options, tokens, tokens.total / snap.budget.budgetTokens);
 	const ladder = [...toolProposals(input), ...chapterProposals(input), ...consolidationProposals(input)];
@@ -36,7 +36,7 @@ export function foldRoom(snap: Snapshot, options: LadderOptions): { window: numb
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 /** What the decision reads besides the snapshot: the ladder's options, the brand, why folding is paused. */
-export interface CompactionInputs extends LadderOptions {
+interface CompactionInputs extends LadderOptions {
 	readonly brandNoun: string;
 	/** Why automatic folding is paused (refused decision records), or null: paused, nothing commits. */
 	readonly paused: string | null;

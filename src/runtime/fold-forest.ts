@@ -24,7 +24,7 @@ export interface SummarizedFold {
 }
 
 /** A fold no action can read or show here, and why. */
-export interface UnreadableFold {
+interface UnreadableFold {
 	readonly record: FoldRecord;
 	readonly reason: string;
 }

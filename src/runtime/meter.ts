@@ -13,18 +13,18 @@
 import type { Calibration, MeterReading } from "../policy/index.ts";
 
 /** Weight of the newest sample in the growth average. */
-export const METER_SMOOTHING = 0.3;
+const METER_SMOOTHING = 0.3;
 /** Requests the calibration is fitted over (the newest). */
-export const CALIBRATION_SAMPLES = 16;
+const CALIBRATION_SAMPLES = 16;
 /** The fitted rate stays within this range (an estimator far off is a bug, not a calibration). */
 export const CALIBRATION_RANGE: readonly [number, number] = [0.5, 2];
 /** Estimates must spread by this share of their mean before a rate is fitted (else: overhead only). */
 const MIN_SPREAD = 0.1;
 
-export const UNCALIBRATED: Calibration = { overhead: 0, rate: 1 };
+const UNCALIBRATED: Calibration = { overhead: 0, rate: 1 };
 
 /** Estimated tokens pure appends must have added, summed, before their rate is used. */
-export const MIN_APPENDED_TOKENS = 2_000;
+const MIN_APPENDED_TOKENS = 2_000;
 
 /** The provider's tokens per estimated token over what pure appends added, once they add MIN_APPENDED_TOKENS; else null. */
 function appendedRate(appends: readonly (readonly [number, number])[]): number | null {

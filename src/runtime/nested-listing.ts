@@ -21,7 +21,7 @@ import type { Snapshot } from "../policy/index.ts";
  * The folds directly inside entries [start, end): inside it, and not inside another fold inside it.
  * Folds in `replaced` (the folds a merge replaces) do not count; their children take their place.
  */
-export function foldsDirectlyIn(
+function foldsDirectlyIn(
 	snap: Snapshot,
 	start: number,
 	end: number,

@@ -11,12 +11,12 @@ import { FileChecker, type FileState, resolveReadPath } from "../store/index.ts"
 import type { Host } from "./ports.ts";
 
 /** Distinct files checked in one call at most (the rest are not reported as stale). */
-export const STALE_CHECK_MAX_FILES = 512;
+const STALE_CHECK_MAX_FILES = 512;
 /** Stale reads status lists by name. */
-export const STALE_LISTED = 10;
+const STALE_LISTED = 10;
 
 /** A read and the fold that recorded it. */
-export interface HeldRead {
+interface HeldRead {
 	readonly read: FileRead;
 	readonly fold: string;
 }

@@ -18,16 +18,16 @@ export function suggestionAcceptEntryType(entryTypePrefix: string): string {
 const idSchema = z.string().min(1).max(128);
 
 /** What a host reports when the agent acted on a source's suggestion. */
-export const suggestionAcceptSchema = z.strictObject({
+const suggestionAcceptSchema = z.strictObject({
 	sourceId: idSchema,
 	foldId: idSchema,
 	action: z.enum(["peek", "expand"]),
 	score: z.number().finite().optional(),
 });
-export type SuggestionAcceptReport = z.input<typeof suggestionAcceptSchema>;
+type SuggestionAcceptReport = z.input<typeof suggestionAcceptSchema>;
 
 /** The persisted form of an accept report (validated again on replay by parseSuggestionAccept). */
-export const suggestionAcceptRecordSchema = z.strictObject({
+const suggestionAcceptRecordSchema = z.strictObject({
 	v: z.literal(1),
 	kind: z.literal("suggestion-accept"),
 	sourceId: idSchema,

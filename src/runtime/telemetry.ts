@@ -15,9 +15,9 @@ import {
 } from "../projection/index.ts";
 
 /** Entries kept per history (compactions, fenced requests, observations keep their own bound). */
-export const HISTORY_LIMIT = 16;
+const HISTORY_LIMIT = 16;
 /** Request observations kept (the newest). */
-export const OBSERVATION_HISTORY = 64;
+const OBSERVATION_HISTORY = 64;
 
 /** The newest `limit` items of a stream, and how many there were in all. */
 class Recent<T> {
@@ -75,7 +75,7 @@ export interface CompactionNote {
 }
 
 /** Model-written brief requests and their usage. */
-export interface BriefUsage {
+interface BriefUsage {
 	readonly calls: number;
 	readonly fallbacks: number;
 	readonly input: number;
@@ -85,7 +85,7 @@ export interface BriefUsage {
 }
 
 /** A tool result shown as an excerpt: its fold and the bytes of its stored source. */
-export interface ExcerptNote {
+interface ExcerptNote {
 	readonly foldId: string;
 	readonly bytes: number;
 }

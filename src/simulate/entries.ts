@@ -4,20 +4,20 @@
 import type { Replacement } from "../projection/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
 
-export interface MessageEntry {
+interface MessageEntry {
 	readonly type: "message";
 	readonly id: string;
 	readonly message: TranscriptMessage;
 }
 
-export interface CustomEntry {
+interface CustomEntry {
 	readonly type: "custom";
 	readonly id: string;
 	readonly customType: string;
 	readonly data: unknown;
 }
 
-export interface CustomMessageEntry {
+interface CustomMessageEntry {
 	readonly type: "custom_message";
 	readonly id: string;
 	readonly customType: string;
@@ -25,14 +25,14 @@ export interface CustomMessageEntry {
 	readonly display: boolean;
 }
 
-export interface ContextEditEntry {
+interface ContextEditEntry {
 	readonly type: "context_edit";
 	readonly id: string;
 	readonly targetId: string;
 	readonly replacement: Replacement;
 }
 
-export interface CompactionEntry {
+interface CompactionEntry {
 	readonly type: "compaction";
 	readonly id: string;
 	readonly summary: string;

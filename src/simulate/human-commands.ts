@@ -8,7 +8,7 @@
 import { type FoldRuntime, type Host, runFoldCommand } from "../runtime/index.ts";
 
 /** One `/fold-context` command, named before the session runs. */
-export type HumanCommand =
+type HumanCommand =
 	| { readonly verb: "fold"; readonly from: string; readonly to: string; readonly brief?: string }
 	| { readonly verb: "expand" | "refold" | "peek" | "unmark"; readonly pick: number }
 	| { readonly verb: "search"; readonly text: string };

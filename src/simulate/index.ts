@@ -7,27 +7,10 @@
 
 export { type DriveOptions, drive, type ReplayMessage, type SimRequest, type SimResult } from "./driver.ts";
 export type { SimEntry } from "./entries.ts";
-export { commandWords, type HumanCommand, type HumanLine, type HumanStep, typeCommand } from "./human-commands.ts";
+export { commandWords, type HumanStep } from "./human-commands.ts";
 export { MemoryStore } from "./memory-store.ts";
-export type { NativeNote } from "./native-compaction.ts";
-export {
-	type CompactionPlan,
-	type CompactionSettings,
-	PI_COMPACTION_DEFAULTS,
-	piEstimateTokens,
-	prepareCompaction,
-	projectedContextTokens,
-	runEndTokens,
-	shouldCompact,
-} from "./pi-compaction.ts";
-export {
-	contextEntries,
-	messageOf,
-	type ProjectedEntry,
-	projectedEntries,
-	projectedMessages,
-	toLlm,
-} from "./pi-projection.ts";
-export { CHARS_PER_TOKEN, commonPromptPrefix, messageText, PrefixCache, type SimUsage } from "./prefix-cache.ts";
-export { type SimNames, SimSession, type SimSessionOptions } from "./sim-session.ts";
-export { DEFAULT_SHAPE, random, type SessionShape, syntheticSession } from "./synthetic.ts";
+export { type CompactionSettings, prepareCompaction, projectedContextTokens } from "./pi-compaction.ts";
+export { messageOf, projectedMessages, toLlm } from "./pi-projection.ts";
+export { PrefixCache, type SimUsage } from "./prefix-cache.ts";
+export { SimSession } from "./sim-session.ts";
+export { syntheticSession } from "./synthetic.ts";

@@ -31,7 +31,7 @@ export interface NativeNote {
 }
 
 /** A billed response, as Pi's compaction checks read it. */
-export interface BilledResponse {
+interface BilledResponse {
 	readonly entryId: string;
 	readonly promptTokens: number;
 	readonly output: number;

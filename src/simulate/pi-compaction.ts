@@ -39,7 +39,7 @@ function textChars(content: unknown): number {
 }
 
 /** Pi's `estimateTokens`: characters / 4 of what a message carries, by role. */
-export function piEstimateTokens(message: TranscriptMessage): number {
+function piEstimateTokens(message: TranscriptMessage): number {
 	switch (message.role) {
 		case "assistant": {
 			let chars = 0;
@@ -189,7 +189,7 @@ function cutPoint(entries: readonly ProjectedEntry[], start: number, end: number
 }
 
 /** What a compaction of the branch would keep and what it would summarize. */
-export interface CompactionPlan {
+interface CompactionPlan {
 	readonly firstKeptEntryId: string;
 	readonly tokensBefore: number;
 	/** Messages the summary replaces (the history and, for a split turn, the turn's prefix). */

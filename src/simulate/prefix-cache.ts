@@ -38,7 +38,7 @@ function contentText(content: unknown): string {
 }
 
 /** One message as the faux provider serializes it. */
-export function messageText(message: TranscriptMessage): string {
+function messageText(message: TranscriptMessage): string {
 	if (message.role === "toolResult") {
 		const blocks = Array.isArray(message.content) ? (message.content as unknown[]) : [];
 		return `toolResult:${[message.toolName ?? "", ...blocks.map((b) => contentText([b]))].join("\n")}`;
@@ -60,7 +60,7 @@ function commonPrefix(a: string, b: string): number {
 }
 
 /** Characters of the common prefix of two joined prompts (whole equal messages, then characters). */
-export function commonPromptPrefix(previous: readonly string[], current: readonly string[]): number {
+function commonPromptPrefix(previous: readonly string[], current: readonly string[]): number {
 	let index = 0;
 	while (index < previous.length && index < current.length && previous[index] === current[index]) index++;
 	const rest = (parts: readonly string[]) =>
@@ -69,7 +69,7 @@ export function commonPromptPrefix(previous: readonly string[], current: readonl
 }
 
 /** Characters per token, as the faux provider counts. */
-export const CHARS_PER_TOKEN = 4;
+const CHARS_PER_TOKEN = 4;
 
 export class PrefixCache {
 	private previous: string[] | null = null;

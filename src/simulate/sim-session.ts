@@ -19,12 +19,12 @@ import type { SimEntry } from "./entries.ts";
 import { contextEntries, messageOf, projectedMessages, toLlm } from "./pi-projection.ts";
 
 /** Names the simulated session uses for pi-fold's own entries (a runtime's `names` and `receiptType`). */
-export interface SimNames {
+interface SimNames {
 	readonly decisionEntryType: string;
 	readonly receiptType: string;
 }
 
-export interface SimSessionOptions {
+interface SimSessionOptions {
 	readonly id?: string;
 	/** The model the host describes (window, output cap, prices). */
 	readonly model: ModelInfo;

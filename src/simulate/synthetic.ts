@@ -8,7 +8,7 @@ import type { ReplayMessage } from "./driver.ts";
 import type { HumanStep } from "./human-commands.ts";
 
 /** The shape of a synthetic session. Every field has a default (see DEFAULT_SHAPE). */
-export interface SessionShape {
+interface SessionShape {
 	readonly seed: number;
 	/** User prompts (each opens an agent run). */
 	readonly prompts: number;
@@ -38,7 +38,7 @@ export interface SessionShape {
 	readonly human?: readonly { readonly turn: number; readonly step: HumanStep }[];
 }
 
-export const DEFAULT_SHAPE: SessionShape = {
+const DEFAULT_SHAPE: SessionShape = {
 	seed: 1,
 	prompts: 3,
 	turnsPerPrompt: 12,
@@ -49,7 +49,7 @@ export const DEFAULT_SHAPE: SessionShape = {
 };
 
 /** xorshift32: small, fast, deterministic. */
-export function random(seed: number): () => number {
+function random(seed: number): () => number {
 	let x = seed >>> 0 || 0x9e3779b9;
 	return () => {
 		x ^= x << 13;

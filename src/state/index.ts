@@ -3,26 +3,11 @@
 // DecisionLog). Pure; a host adapter reads and writes the entries, the runtime supplies the key.
 export { CHAIN_KEY_BYTES, type ChainKey, chainKeyOf, chainRecord, heldDigest, recordDigest } from "./chain.ts";
 export { DecisionLog, type LogRecord } from "./decision-log.ts";
-export { type CheckedRecord, checkRecord } from "./record-check.ts";
-export {
-	applyDecisions,
-	emptyState,
-	type FoldState,
-	type HeldRecord,
-	type PendingMark,
-	type Refusal,
-	replay,
-} from "./record-replay.ts";
+export { applyDecisions, emptyState, type FoldState, type HeldRecord, replay } from "./record-replay.ts";
 export {
 	type Actor,
-	actorSchema,
 	type DecisionBody,
-	type DecisionKind,
 	type DecisionRecord,
-	type FoldRecordData,
 	foldRecordSchema,
-	LEGACY_RECORD_VERSION,
-	parseDecisionBody,
 	parseDecisionRecord,
-	RECORD_VERSION,
 } from "./records.ts";

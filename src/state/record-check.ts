@@ -7,7 +7,7 @@
 import { type ChainKey, recordDigest } from "./chain.ts";
 import { type DecisionRecord, parseDecisionRecord } from "./records.ts";
 
-export type CheckedRecord =
+type CheckedRecord =
 	| { readonly status: "trusted"; readonly record: DecisionRecord }
 	| { readonly status: "held"; readonly record: DecisionRecord; readonly why: string }
 	| { readonly status: "refused"; readonly reason: string };

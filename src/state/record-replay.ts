@@ -8,21 +8,21 @@
 // records are shown with unsafe characters escaped (an older pi-fold did not refuse them). Pure.
 
 import { boundBrief } from "../briefs/index.ts";
-import { escapeUnsafe } from "../common/index.ts";
+import { escapeUnsafe, nounFor } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { type ChainKey, heldDigest } from "./chain.ts";
 import { checkRecord } from "./record-check.ts";
 import type { Actor, DecisionBody, DecisionRecord } from "./records.ts";
 
 /** A pending mark (epoch scheduling): a fold decided but not yet applied to the window. */
-export interface PendingMark {
+interface PendingMark {
 	readonly fold: FoldRecord;
 	readonly actor: Actor;
 	/** Marked by a commit's top-up rather than by a decision of the agent or a rung. */
 	readonly topUp: boolean;
 }
 
-export interface Refusal {
+interface Refusal {
 	readonly entryId: string;
 	readonly reason: string;
 	/** Intact but not verifiable here: an adopt record can still vouch for it. */
@@ -173,7 +173,7 @@ const short = (hex: string | null) => (hex === null ? "nothing" : `${hex.slice(0
 function adopt(s: Mutable, r: Extract<DecisionRecord, { kind: "adopt" }>): string | null {
 	const digest = heldDigest(s.held.map((h) => h.record.digest));
 	if (r.count !== s.held.length || r.held !== digest)
-		return `adopt record vouches for ${r.count} held record${r.count === 1 ? "" : "s"} (${short(r.held)}), the branch holds ${s.held.length} (${short(digest)})`;
+		return `adopt record vouches for ${r.count} held ${nounFor(r.count, "record")} (${short(r.held)}), the branch holds ${s.held.length} (${short(digest)})`;
 	const ids = new Set(s.held.map((h) => h.entryId));
 	for (const h of s.held) apply(s, h.record);
 	s.held = [];

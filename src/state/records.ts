@@ -13,11 +13,11 @@ import { FOLD_READS_MAX, READ_PATH_MAX_CHARS } from "../lattice/index.ts";
 /** Version of every record pi-fold writes: keyed (`kid` and `mac`). Replay refuses unknown versions by name. */
 export const RECORD_VERSION = 2;
 /** The unkeyed records an older pi-fold wrote: parsed, held until adopted. */
-export const LEGACY_RECORD_VERSION = 1;
+const LEGACY_RECORD_VERSION = 1;
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, "expected 64 lowercase hex characters");
 /** A key id: 16 lowercase hex characters derived from the key (chain.ts). */
-export const keyIdSchema = z.string().regex(/^[0-9a-f]{16}$/, "expected a key id of 16 lowercase hex characters");
+const keyIdSchema = z.string().regex(/^[0-9a-f]{16}$/, "expected a key id of 16 lowercase hex characters");
 const foldIdSchema = z.string().regex(/^f[0-9a-f]{16}$/, "expected a fold id like f0123456789abcdef");
 
 /** A file read a fold holds (optional on fold records: records written before issue 12 have none). */
@@ -41,7 +41,7 @@ export const foldRecordSchema = z.strictObject({
 });
 
 /** Who a decision came from: the agent's tool, the automatic ladder, the human's command. */
-export const actorSchema = z.enum(["agent", "ladder", "human"]);
+const actorSchema = z.enum(["agent", "ladder", "human"]);
 export type Actor = z.infer<typeof actorSchema>;
 
 const protectTarget = z.union([
@@ -129,7 +129,6 @@ const chainSchema = z.looseObject(chain);
 const legacyChainSchema = z.looseObject(legacyChain);
 const versionSchema = z.looseObject({ v: z.union([z.literal(LEGACY_RECORD_VERSION), z.literal(RECORD_VERSION)]) });
 
-export type FoldRecordData = z.infer<typeof foldRecordSchema>;
 /** A decision before it is chained (what callers create). */
 export type DecisionBody = z.infer<typeof bodySchema>;
 /** A chained decision as stored in a custom entry's `data` (`kid` and `mac` exactly in version 2). */
@@ -140,7 +139,6 @@ export type DecisionRecord = DecisionBody & {
 	readonly kid?: string;
 	readonly mac?: string;
 };
-export type DecisionKind = DecisionBody["kind"];
 
 /** Validates a stored record: version, chain fields, then the decision itself (no unknown fields anywhere). */
 export function parseDecisionRecord(data: unknown): DecisionRecord {
@@ -153,7 +151,7 @@ export function parseDecisionRecord(data: unknown): DecisionRecord {
 	return { ...bodySchema.parse(rest), v, prev, digest, kid, mac };
 }
 
-/** Validates a decision body before it is chained and written. */
+/** Validates a decision body before it is chained and written (the decision log's `chain`). */
 export function parseDecisionBody(data: unknown): DecisionBody {
 	return bodySchema.parse(data);
 }

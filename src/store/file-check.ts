@@ -15,10 +15,10 @@ import { sha256Hex } from "../verify/index.ts";
 export type FileState = "current" | "changed" | "gone" | "unchecked";
 
 /** A file larger than this is not read to compare (16 MiB); it checks as "unchecked". */
-export const FILE_CHECK_MAX_BYTES = 16 * 1024 * 1024;
+const FILE_CHECK_MAX_BYTES = 16 * 1024 * 1024;
 
 /** The digest a read recorded and, for a ranged read, the lines it showed. */
-export interface ReadStamp {
+interface ReadStamp {
 	readonly sha256: string;
 	readonly lines?: readonly [number, number];
 }

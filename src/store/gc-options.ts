@@ -9,7 +9,7 @@ import { z } from "zod";
 /** Days an unreferenced blob is kept by default (as git keeps unreachable objects two weeks). */
 export const DEFAULT_RETENTION_DAYS = 14;
 
-export const gcOptionsSchema = z
+const gcOptionsSchema = z
 	.object({
 		/** Unreferenced blobs modified less than this many days ago are kept. 0 removes them all (unsafe beside a live session). */
 		retentionDays: z.number().min(0).max(36_500).default(DEFAULT_RETENTION_DAYS),
@@ -26,7 +26,7 @@ export const gcOptionsSchema = z
 	.strict();
 
 export type GcOptions = z.input<typeof gcOptionsSchema>;
-export type ResolvedGcOptions = z.output<typeof gcOptionsSchema>;
+type ResolvedGcOptions = z.output<typeof gcOptionsSchema>;
 
 /** The options, checked; throws a TypeError naming what is wrong. */
 export function parseGcOptions(options: GcOptions | undefined): ResolvedGcOptions {

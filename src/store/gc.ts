@@ -19,7 +19,7 @@ import { readWholeChecked } from "./source-read.ts";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** One unreferenced blob. */
-export interface Unreferenced {
+interface Unreferenced {
 	readonly digest: string;
 	/** Its path relative to the store folder. */
 	readonly path: string;

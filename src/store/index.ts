@@ -15,22 +15,11 @@
 
 export { buildFoldTree, looksLikeManifest, type Manifest } from "../verify/index.ts";
 export { defaultFallbackRoot, resolveStoreDir, sessionKey } from "./dir.ts";
-export { FILE_CHECK_MAX_BYTES, FileChecker, type FileState, type ReadStamp, resolveReadPath } from "./file-check.ts";
+export { FileChecker, type FileState, resolveReadPath } from "./file-check.ts";
 export { FoldStore } from "./fold-store.ts";
-export type { FoldStoreOptions, ManifestShown, VerifyEvent } from "./fold-store-options.ts";
-export { collectGarbage, type GcResult, type Unreferenced } from "./gc.ts";
-export { DEFAULT_RETENTION_DAYS, type GcOptions, gcOptionsSchema, parseGcOptions } from "./gc-options.ts";
+export type { ManifestShown, VerifyEvent } from "./fold-store-options.ts";
+export { collectGarbage } from "./gc.ts";
 export * from "./search/index.ts";
-export { MAX_SOURCE_TEXT_BYTES, type SourceFailure, SourceVerificationError } from "./source-error.ts";
-export { type StoreUsage, storeUsage } from "./store-usage.ts";
-export {
-	type BlobAccess,
-	leafLabel,
-	leavesIn,
-	ManifestError,
-	type PlacedLeaf,
-	readManifest,
-	type SourceSlice,
-	treeBytes,
-	treeSlice,
-} from "./tree-read.ts";
+export { SourceVerificationError } from "./source-error.ts";
+export type { StoreUsage } from "./store-usage.ts";
+export { type BlobAccess, readManifest, treeBytes, treeSlice } from "./tree-read.ts";

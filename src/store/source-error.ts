@@ -6,7 +6,7 @@ import { constants as bufferConstants } from "node:buffer";
 import type { WholeFail } from "./source-read.ts";
 
 /** Why a stored source was refused: absent, altered, unreadable, or refused unopened (not a regular file, wrong size). */
-export type SourceFailure = "missing" | "mismatch" | "unreadable" | "refused";
+type SourceFailure = "missing" | "mismatch" | "unreadable" | "refused";
 
 /** The largest source `read` returns: the longest string Node can hold (bytes >= characters). */
 export const MAX_SOURCE_TEXT_BYTES = bufferConstants.MAX_STRING_LENGTH;

@@ -26,7 +26,7 @@ import {
 export type Keep = { all: true } | { window: (size: number) => readonly [number, number] } | undefined;
 
 /** A whole blob that hashed to its name. */
-export interface WholeOk {
+interface WholeOk {
 	ok: true;
 	size: number;
 	/** The kept bytes: the whole blob, the window, or empty. */

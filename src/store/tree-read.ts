@@ -28,12 +28,12 @@ export interface BlobAccess {
 }
 
 /** A manifest that does not describe what its parent (or the fold) says it holds. */
-export class ManifestError extends Error {
+class ManifestError extends Error {
 	override name = "ManifestError";
 }
 
 /** One leaf entry of a tree, where it sits in the fold's source. */
-export interface PlacedLeaf {
+interface PlacedLeaf {
 	readonly sha256: string;
 	readonly bytes: number;
 	readonly id: string;
@@ -71,7 +71,7 @@ async function childNode(
 }
 
 /** The leaves of `root` overlapping bytes [from, to) (all of them when `to` is Infinity), in order. */
-export async function leavesIn(
+async function leavesIn(
 	access: BlobAccess,
 	root: Manifest,
 	label: string,
@@ -102,7 +102,7 @@ export async function leavesIn(
 }
 
 /** A leaf's label: its path and entry. */
-export function leafLabel(leaf: PlacedLeaf): string {
+function leafLabel(leaf: PlacedLeaf): string {
 	return `${leaf.path} › entry ${leaf.id}`;
 }
 

@@ -1,9 +1,6 @@
 // Canonical bytes of session content: one JSON serialization with object keys sorted at every
 // depth and no whitespace, so digests and fold ids never depend on key insertion order. Pure.
 
-/** A JSON value as it appears in a session entry. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
 function write(value: unknown, out: string[]): void {
 	if (value === null || typeof value !== "object") {
 		if (value === undefined || typeof value === "function" || typeof value === "symbol") {

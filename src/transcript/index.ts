@@ -1,5 +1,5 @@
 // Transcript layer: session entries to units, chapters and the fresh tail. Pure; no Pi imports.
-export { canonicalJson, type JsonValue } from "./canonical.ts";
+export { canonicalJson } from "./canonical.ts";
 export { contentText } from "./content.ts";
 export {
 	DEFAULT_READ_ONLY_TOOLS,
@@ -11,6 +11,6 @@ export {
 	isReadOnlyBatch,
 	runningTurnStart,
 } from "./fresh-tail.ts";
-export { memoByMessage, messageChars } from "./measure.ts";
-export type { Chapter, TranscriptEntry, TranscriptMessage, Unit, UnitKind } from "./transcript-types.ts";
+export { memoByMessage } from "./measure.ts";
+export type { Chapter, TranscriptEntry, TranscriptMessage, Unit } from "./transcript-types.ts";
 export { toChapters, toolCallsOf, toUnits } from "./units.ts";

@@ -8,10 +8,11 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../args/index.ts";
+import { plural } from "../../common/index.ts";
 import { collectGarbage, type GcResult } from "../../store/gc.ts";
 import { DEFAULT_RETENTION_DAYS } from "../../store/gc-options.ts";
 
-export const GC_COMMAND = {
+const GC_COMMAND = {
 	name: "gc",
 	operands: "[DIR]",
 	description:
@@ -37,10 +38,6 @@ export const GC_COMMAND = {
 
 function mib(bytes: number): string {
 	return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-	return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 }
 
 function summary(r: GcResult): string {

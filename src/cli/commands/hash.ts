@@ -13,9 +13,9 @@ import { closeSync, fstatSync, openSync, read, readSync } from "node:fs";
 import { type CommandSpec, parseCommandLine, renderUsage } from "../../args/index.ts";
 
 /** Bytes per read: large enough for full-speed hashing, small enough to keep memory flat. */
-export const HASH_READ_SIZE = 4 * 1024 * 1024;
+const HASH_READ_SIZE = 4 * 1024 * 1024;
 
-export const HASH_COMMAND = {
+const HASH_COMMAND = {
 	name: "hash",
 	operands: "[FILE]...",
 	description:
@@ -48,7 +48,7 @@ async function hashStdin(): Promise<string> {
 }
 
 /** Regular files up to this size are read with blocking reads: no thread pool to start, the fastest start. */
-export const HASH_SYNC_MAX = 4 * 1024 * 1024;
+const HASH_SYNC_MAX = 4 * 1024 * 1024;
 
 function hashBlocking(fd: number, readSize: number): string {
 	const h = createHash("sha256");
@@ -87,7 +87,7 @@ async function hashOverlapped(fd: number, readSize: number): Promise<string> {
  * size taken from fstat except to pick blocking reads for small regular files). Opening a FIFO waits
  * for its writer, as sha256sum does.
  */
-export async function hashPath(path: string, readSize = HASH_READ_SIZE): Promise<string> {
+async function hashPath(path: string, readSize = HASH_READ_SIZE): Promise<string> {
 	const fd = openSync(path, "r");
 	try {
 		const st = fstatSync(fd);

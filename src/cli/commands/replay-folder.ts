@@ -6,6 +6,7 @@
 
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { nounFor } from "../../common/index.ts";
 import {
 	LimitsError,
 	parseSessionFile,
@@ -17,13 +18,13 @@ import {
 } from "../../replay/index.ts";
 
 /** One file of the folder: its replay, or why it could not be replayed. */
-export type FolderRow = { readonly file: string } & ({ readonly result: ReplayResult } | { readonly problem: string });
+type FolderRow = { readonly file: string } & ({ readonly result: ReplayResult } | { readonly problem: string });
 
 const usd = (n: number) => `$${n.toFixed(2)}`;
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /** The session files of `dir` (`*.jsonl`), in name order. */
-export function sessionFilesIn(dir: string): string[] {
+function sessionFilesIn(dir: string): string[] {
 	return readdirSync(dir)
 		.filter((name) => name.endsWith(".jsonl"))
 		.sort();
@@ -73,7 +74,7 @@ export function renderFolder(dir: string, rows: readonly FolderRow[], window: nu
 		"notes",
 	];
 	const lines = [
-		`pi-fold replay of ${rows.length} session file${rows.length === 1 ? "" : "s"} in ${dir} (${window !== undefined ? `window ${int(window)} tokens` : "each file's window from pi-ai's entry for its model"}; costs include summary and brief requests; no charts in folder mode)`,
+		`pi-fold replay of ${rows.length} session ${nounFor(rows.length, "file")} in ${dir} (${window !== undefined ? `window ${int(window)} tokens` : "each file's window from pi-ai's entry for its model"}; costs include summary and brief requests; no charts in folder mode)`,
 		"",
 		`| ${head.join(" | ")} |`,
 		`| ${head.map((_, i) => (i === 0 || i === head.length - 1 ? "---" : "---:")).join(" | ")} |`,

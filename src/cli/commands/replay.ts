@@ -8,6 +8,7 @@
 
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { z } from "zod";
 import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../args/index.ts";
 import { renderLineChart } from "../../chart/index.ts";
 import { parseSettingsText } from "../../options/index.ts";
@@ -28,7 +29,7 @@ import {
 import { renderFolder, replayFolder } from "./replay-folder.ts";
 import { loadModelCatalog } from "./replay-model.ts";
 
-export const REPLAY_COMMAND = {
+const REPLAY_COMMAND = {
 	name: "replay",
 	operands: "FILE|DIR",
 	description:
@@ -89,13 +90,23 @@ class InputError extends Error {
 	readonly exitCode = 1;
 }
 
+/** A rate: dollars per million tokens, finite and not negative. */
+const RATE = z.number().min(0);
+
+/** `I,O,CR,CW` split at its commas: four rates, input, output, cache read, cache write. */
+const RATES = z
+	.tuple([RATE, RATE, RATE, RATE])
+	.transform(([input, output, cacheRead, cacheWrite]) => ({ input, output, cacheRead, cacheWrite }));
+
+/** `ABOVE:I,O,CR,CW` split at its colon: a token count above zero, then the rates (checked by RATES). */
+const TIER = z.tuple([z.coerce.number().refine((n) => Number.isInteger(n) && n > 0), z.string()]);
+
 /** Four non-negative numbers (input,output,cacheRead,cacheWrite) of `flag`, or a usage error naming it. */
 function ratesOf(flag: string, raw: string) {
-	const parts = raw.split(",").map(Number);
-	if (parts.length !== 4 || parts.some((p) => !Number.isFinite(p) || p < 0))
+	const rates = RATES.safeParse(raw.split(",").map(Number));
+	if (!rates.success)
 		throw new UsageError(`${flag} needs four numbers (input,output,cacheRead,cacheWrite), got ${JSON.stringify(raw)}`);
-	const [input, output, cacheRead, cacheWrite] = parts as [number, number, number, number];
-	return { input, output, cacheRead, cacheWrite };
+	return rates.data;
 }
 
 /** The `--prices` table, with the `--tier` above it when given. */
@@ -106,12 +117,12 @@ function pricesOf(raw: string | undefined, tier: string | undefined): Prices | u
 	}
 	const base = ratesOf("--prices", raw);
 	if (tier === undefined) return base;
-	const [above, rates, extra] = tier.split(":");
-	const threshold = Number(above);
-	if (rates === undefined || extra !== undefined || !Number.isInteger(threshold) || threshold <= 0)
+	const parts = TIER.safeParse(tier.split(":"));
+	if (!parts.success)
 		throw new UsageError(
 			`--tier needs ABOVE:I,O,CR,CW (a token count, then four numbers), got ${JSON.stringify(tier)}`,
 		);
+	const [threshold, rates] = parts.data;
 	return { ...base, tiers: [{ ...ratesOf("--tier", rates), inputTokensAbove: threshold }] };
 }
 

@@ -9,10 +9,11 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../args/index.ts";
+import { plural } from "../../common/index.ts";
 import { SessionFileError } from "../../replay/session-file.ts";
 import { planUnfold, UnfoldError } from "../../replay/unfold-plan.ts";
 
-export const UNFOLD_COMMAND = {
+const UNFOLD_COMMAND = {
 	name: "unfold",
 	operands: "FILE",
 	description:
@@ -36,7 +37,7 @@ class InputError extends Error {
 }
 
 /** The default output: `<name>.unfolded.jsonl` beside the input. */
-export function defaultOutput(path: string): string {
+function defaultOutput(path: string): string {
 	return join(dirname(path), `${basename(path).replace(/\.jsonl$/, "")}.unfolded.jsonl`);
 }
 
@@ -116,8 +117,8 @@ export async function main(argv: string[]): Promise<number> {
 			`cannot write ${out} (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${path} is unchanged`,
 		);
 	}
-	const edits = `${plan.removed.toLocaleString("en-US")} pi-fold context edit${plan.removed === 1 ? "" : "s"}`;
-	const folds = `${plan.verified.toLocaleString("en-US")} fold${plan.verified === 1 ? "" : "s"} verified against the file's entries`;
+	const edits = plural(plan.removed, "pi-fold context edit");
+	const folds = `${plural(plan.verified, "fold")} verified against the file's entries`;
 	const kept =
 		plan.keptReceiptEdits > 0
 			? `; kept ${plan.keptReceiptEdits.toLocaleString("en-US")} that hide pi-fold's own commit receipts`

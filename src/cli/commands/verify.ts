@@ -11,6 +11,7 @@
 import { lstatSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../args/index.ts";
+import { nounFor } from "../../common/index.ts";
 import {
 	BLOBS_DIR,
 	DEFAULT_WORKERS,
@@ -24,7 +25,7 @@ import { progressReporter } from "../progress.ts";
 
 const ORDER: IssueKind[] = ["corrupt", "missing", "misnamed", "refused", "unreadable", "stray"];
 
-export const VERIFY_COMMAND = {
+const VERIFY_COMMAND = {
 	name: "verify",
 	operands: "DIR",
 	description:
@@ -76,17 +77,17 @@ function summary(r: VerifyStoreResult): string {
 	const trees = r.treeBlobs > 0 ? ` (${r.treeBlobs} via chunk trees)` : "";
 	const threads = r.workers + 1;
 	const folds =
-		r.manifests.folds > 0 ? `, ${r.manifests.folds} fold manifest${r.manifests.folds === 1 ? "" : "s"} walked` : "";
-	const head = `verified ${r.blobs} blobs, ${size}${trees}${folds} in ${(r.elapsedMs / 1000).toFixed(2)} s on ${threads} thread${threads === 1 ? "" : "s"}`;
+		r.manifests.folds > 0 ? `, ${r.manifests.folds} fold ${nounFor(r.manifests.folds, "manifest")} walked` : "";
+	const head = `verified ${r.blobs} blobs, ${size}${trees}${folds} in ${(r.elapsedMs / 1000).toFixed(2)} s on ${threads} ${nounFor(threads, "thread")}`;
 	const skipped = r.notCheckedByName;
 	const note =
 		skipped.blobs > 0
-			? `note: ${skipped.blobs} blob${skipped.blobs === 1 ? "" : "s"} (${(skipped.bytes / 1024 / 1024).toFixed(1)} MiB) checked against chunk-tree sidecars only, not against their names:\n` +
+			? `note: ${skipped.blobs} ${nounFor(skipped.blobs, "blob")} (${(skipped.bytes / 1024 / 1024).toFixed(1)} MiB) checked against chunk-tree sidecars only, not against their names:\n` +
 				"      a blob rewritten together with a recomputed sidecar passes that check (drop --tree to hash them)\n"
 			: "";
 	if (r.ok) return `${head}\n${note}result: OK\n`;
 	const parts = ORDER.filter((k) => r.counts[k] > 0).map((k) => `${r.counts[k]} ${k}`);
-	return `${head}\n${note}result: ${r.issues.length} problem${r.issues.length === 1 ? "" : "s"}: ${parts.join(", ")}\n`;
+	return `${head}\n${note}result: ${r.issues.length} ${nounFor(r.issues.length, "problem")}: ${parts.join(", ")}\n`;
 }
 
 function readExpected(path: string): string[] {
@@ -101,7 +102,7 @@ function readExpected(path: string): string[] {
 }
 
 /** Why `dir` cannot be a store, in plain words, or undefined when it looks like one. */
-export function storeProblem(dir: string): string | undefined {
+function storeProblem(dir: string): string | undefined {
 	try {
 		const st = statSync(dir, { throwIfNoEntry: false });
 		if (!st) return `${dir}: no such directory`;

@@ -3,6 +3,7 @@
 // sizes when the scheduler made none) and, when the commit was priced, its cost arithmetic. The
 // one-line notice in the TUI and the "Last commit" line of /context both read it. Pure.
 
+import { nounFor } from "../../common/index.ts";
 import type { FoldKind } from "../../lattice/index.ts";
 import { PLACEHOLDER_TOKENS_ESTIMATE, requestMessageTokens, type Snapshot } from "../../policy/index.ts";
 import { arithmetic, type CommitBody, FORCE_WORDS } from "../commit/index.ts";
@@ -10,7 +11,7 @@ import type { CommitNote } from "../telemetry.ts";
 import { KIND_COUNTED } from "./words.ts";
 
 /** What one commit did, ready to render. */
-export interface CommitFacts {
+interface CommitFacts {
 	readonly seq: number;
 	/** When it ran: "at the end of a turn", "when the agent finished", ... */
 	readonly when: string;
@@ -37,7 +38,7 @@ function whenOf(reason: string): string {
 }
 
 /** The commit's cost arithmetic in words (the telemetry's prediction, as the receipt words it), or null. */
-export function costText(note: CommitNote, assumedPrices = false): string | null {
+function costText(note: CommitNote, assumedPrices = false): string | null {
 	return note.prediction ? arithmetic(recordedShape(note.prediction), assumedPrices) : null;
 }
 
@@ -78,7 +79,7 @@ export function commitFacts(note: CommitNote, snap: Snapshot, body?: CommitBody,
 		const kind = (snap.lattice.get(id)?.record ?? snap.known.get(id))?.kind;
 		if (kind) counts.set(kind, (counts.get(kind) ?? 0) + 1);
 	}
-	const listed = [...counts].map(([kind, n]) => `${n} ${KIND_COUNTED[kind][n === 1 ? 0 : 1]}`);
+	const listed = [...counts].map(([kind, n]) => `${n} ${nounFor(n, ...KIND_COUNTED[kind])}`);
 	const kinds = listed.length > 1 ? `${listed.slice(0, -1).join(", ")} and ${listed.at(-1)}` : (listed[0] ?? "");
 	return {
 		seq: note.seq,
@@ -95,9 +96,8 @@ export function commitFacts(note: CommitNote, snap: Snapshot, body?: CommitBody,
 /** What the commit did, in one clause: "folded 2 rounds of tool calls and 1 prompt with its answer, ~12,400 tokens freed". */
 export function commitClause(f: CommitFacts): string {
 	const parts: string[] = [];
-	if (f.folded > 0)
-		parts.push(`folded ${f.kinds || `${f.folded} part${f.folded === 1 ? "" : "s"} of the conversation`}`);
-	if (f.restored > 0) parts.push(`put back ${f.restored} expanded entr${f.restored === 1 ? "y" : "ies"}`);
+	if (f.folded > 0) parts.push(`folded ${f.kinds || `${f.folded} ${nounFor(f.folded, "part")} of the conversation`}`);
+	if (f.restored > 0) parts.push(`put back ${f.restored} expanded ${nounFor(f.restored, "entry", "entries")}`);
 	if (parts.length === 0) parts.push("updated the window");
 	if (f.freedTokens > 0) parts.push(`~${fmt(f.freedTokens)} tokens freed`);
 	return parts.join(", ");

@@ -5,6 +5,7 @@
 // which the plain view lists only when something set them. Plain lines that fit an 80-column
 // terminal except for long values. Pure over the settled options.
 
+import { nounFor } from "../../common/index.ts";
 import {
 	CODE_ONLY_OPTIONS,
 	INTERNAL_OPTIONS,
@@ -67,7 +68,7 @@ function fileState(file: SettingsFile): string {
 			return "not read: Pi does not trust this project";
 		case "read": {
 			const n = Object.keys(file.values).length;
-			return `read, ${n} setting${n === 1 ? "" : "s"}`;
+			return `read, ${n} ${nounFor(n, "setting")}`;
 		}
 		case "invalid":
 			return `ignored: ${file.problem}`;

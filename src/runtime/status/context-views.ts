@@ -6,10 +6,11 @@
 // names), then the slash commands that act on it. Lines fit an 80-column terminal. The scheduler,
 // observer and cache details are details.ts. Pure over the status model.
 
+import { plural } from "../../common/index.ts";
 import type { PlacedFold } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
-import { excerpt, plural } from "../actions/shared.ts";
+import { excerpt } from "../actions/shared.ts";
 import type { CommitBody } from "../commit/index.ts";
 import { type FoldCounts, foldCounts, type SummarizedFold } from "../fold-forest.ts";
 import type { CommitNote } from "../telemetry.ts";
@@ -28,16 +29,16 @@ export interface CommandNames {
 }
 
 /** Folds per page of the human's listing (two lines each). */
-export const HUMAN_FOLD_PAGE = 12;
+const HUMAN_FOLD_PAGE = 12;
 /** Entries per page of the human's entries listing. */
-export const HUMAN_ENTRY_PAGE = 20;
+const HUMAN_ENTRY_PAGE = 20;
 /** Columns the views are laid out for (an 80-column terminal less Pi's padding). */
 export const VIEW_WIDTH = 78;
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /** Bytes as the human reads them. */
-export function size(bytes: number): string {
+function size(bytes: number): string {
 	if (bytes < 1000) return `${bytes} B`;
 	if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
 	return `${(bytes / 1_000_000).toFixed(1)} MB`;
@@ -63,7 +64,7 @@ export function budgetLine(m: StatusModel): string {
 }
 
 /** What the folds amount to, counted as the listing and the footer count them (fold-forest.ts foldCounts). */
-export function foldsClause(c: FoldCounts): string {
+function foldsClause(c: FoldCounts): string {
 	const parts = [
 		...(c.inWindow > 0 ? [`${c.inWindow} in the window${c.expanded > 0 ? ` (${c.expanded} expanded)` : ""}`] : []),
 		...(c.summarized > 0 ? [`${c.summarized} summarized by Pi, still readable`] : []),
@@ -75,7 +76,7 @@ export function foldsClause(c: FoldCounts): string {
 }
 
 /** The folds line of the headline: the top-level folds the listing shows, nested ones beside them. */
-export function foldsLine(m: StatusModel): string {
+function foldsLine(m: StatusModel): string {
 	const marks = m.snap.state.pendingMarks.size;
 	const marked = marks > 0 ? ` · ${plural(marks, "part")} marked to fold` : "";
 	if (m.forest.total === 0) return `Folds: none yet${marked}`;
@@ -111,7 +112,7 @@ function lastCommitLine(m: StatusModel): string {
 }
 
 /** The headline every human view starts with. */
-export function headlineLines(m: StatusModel): string[] {
+function headlineLines(m: StatusModel): string[] {
 	const lines = [usageLine(m), budgetLine(m), foldsLine(m), lastCommitLine(m)];
 	if (m.paused) lines.push(`Automatic folding is paused: ${m.paused.replace(/^automatic folding paused: /, "")}`);
 	return lines;

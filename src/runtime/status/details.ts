@@ -6,7 +6,7 @@
 // no one can read, protections and refusals, and where the originals are kept. Estimates are given
 // in Pi's tokens (the calibration), as the headline's figures are. Pure over the status model.
 
-import { plural } from "../actions/shared.ts";
+import { plural } from "../../common/index.ts";
 import type { CommandNames } from "./context-views.ts";
 import { budgetLine, usageLine } from "./context-views.ts";
 import type { StatusModel } from "./model.ts";

@@ -15,7 +15,7 @@ import type { RuntimePort } from "../runtime.ts";
 import type { TelemetryView } from "../telemetry.ts";
 
 /** A pending mark as status shows it. */
-export interface MarkStatus {
+interface MarkStatus {
 	readonly id: string;
 	readonly origin: string;
 	readonly freedTokens: number;
@@ -36,7 +36,7 @@ export interface SchedulingStatus {
  * The one occupancy figure every view shows: the host's own (Pi's footer: tokens of the model's
  * window and their percent), or, without one, the estimate below over the model's window.
  */
-export interface UsageFigure {
+interface UsageFigure {
 	readonly tokens: number | null;
 	readonly window: number;
 	readonly percent: number | null;

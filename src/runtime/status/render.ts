@@ -4,23 +4,23 @@
 // units with their entry ids). The same text serves the `status` action and `/context`; unsafe
 // characters in it (a brief from an old record, a tool or file name) are escaped visibly. Pure.
 
-import { escapeUnsafe } from "../../common/index.ts";
+import { escapeUnsafe, plural } from "../../common/index.ts";
 import type { PlacedFold } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
 import { estimateTokens } from "../../wasm/index.ts";
-import { excerpt, plural } from "../actions/shared.ts";
+import { excerpt } from "../actions/shared.ts";
 import type { SummarizedFold } from "../fold-forest.ts";
 import type { StatusModel } from "./model.ts";
 
 /** Fold lines per status page. */
-export const STATUS_PAGE_SIZE = 25;
+const STATUS_PAGE_SIZE = 25;
 /** Protected entry ids listed before "and N more". */
 const PROTECTED_LISTED = 20;
 /** Native compaction decisions listed (the newest). */
 const COMPACTIONS_LISTED = 3;
 
-export interface StatusRequest {
+interface StatusRequest {
 	readonly detail?: "summary" | "tree" | "entries" | undefined;
 	readonly page?: number | undefined;
 }

@@ -2,7 +2,7 @@
 // once, shared by every session, fork and subagent of the folder) and this session's share of it.
 // Pure over the status model.
 
-import { plural } from "../actions/shared.ts";
+import { plural } from "../../common/index.ts";
 import type { StatusModel } from "./model.ts";
 
 /** Bytes in KiB below 1 MiB, else in MiB, one decimal. */

@@ -6,7 +6,7 @@
 import type { FoldKind } from "../../lattice/index.ts";
 
 /** A fold's kind as one line of the listing names it. */
-export const KIND_LABEL: Record<FoldKind, string> = {
+const KIND_LABEL: Record<FoldKind, string> = {
 	tools: "tool calls",
 	chapter: "prompt and answer",
 	span: "messages",

@@ -15,7 +15,7 @@ import { BlobScanner, type ScanOutcome, ScanScratch } from "./source-scan.ts";
 const scratch = new ScanScratch();
 
 /** Bytes read (and hashed and scanned) at a time: 1 MiB. */
-export const SEARCH_READ_BYTES = 1024 * 1024;
+const SEARCH_READ_BYTES = 1024 * 1024;
 
 /** One blob to search: its address, where it is (a file, or bytes in memory), the anchors wanted. */
 export interface SearchTarget {
@@ -25,7 +25,7 @@ export interface SearchTarget {
 }
 
 /** Why a blob's bytes were not shown. */
-export type BlobFailure = "mismatch" | "missing" | "unreadable";
+type BlobFailure = "mismatch" | "missing" | "unreadable";
 
 /** What searching one blob found. `ok: false` results carry no hits. */
 export type BlobSearchResult =
@@ -40,7 +40,7 @@ export type BlobSearchResult =
 			readonly bytes: number;
 	  };
 
-export interface BlobSearchOptions {
+interface BlobSearchOptions {
 	readonly maxHits: number;
 }
 
@@ -100,7 +100,7 @@ export function searchBlobFile(
 }
 
 /** One blob of a source stored as several (a manifest fold's entries, in order). */
-export interface SearchPart {
+interface SearchPart {
 	readonly path: string;
 	readonly sha256: string;
 	readonly bytes: number;
@@ -125,7 +125,7 @@ export function searchItem(item: SearchItem, query: CompiledQuery, options: Blob
  * read once, hashed against its own digest and scanned; a part that is missing, altered or not a
  * regular file fails the whole source, naming the part. The result carries `target.sha256`.
  */
-export function searchParts(
+function searchParts(
 	parts: readonly SearchPart[],
 	target: SearchTarget,
 	query: CompiledQuery,

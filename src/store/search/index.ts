@@ -3,47 +3,7 @@
 // threads with a time bound (search-pool.ts, search-worker.ts). FoldStore.search and the simulator's memory store
 // build on these; bench/search-bench.ts measures them.
 
-export {
-	type BlobFailure,
-	type BlobSearchOptions,
-	type BlobSearchResult,
-	SEARCH_READ_BYTES,
-	type SearchItem,
-	type SearchPart,
-	type SearchTarget,
-	searchBlobBytes,
-	searchBlobFile,
-	searchItem,
-	searchParts,
-} from "./blob-search.ts";
-export {
-	type CompiledQuery,
-	type CompileResult,
-	compileQuery,
-	describeQuery,
-	jsonEscaped,
-	SEARCH_PATTERN_MAX_CHARS,
-	type SearchQuery,
-} from "./query.ts";
-export {
-	closeSearchPools,
-	DEFAULT_SEARCH_WORKERS,
-	type PoolItem,
-	type PoolSearchOptions,
-	type PoolSearchRun,
-	SearchPool,
-	SearchUnavailableError,
-	searchWorkerUrl,
-	sharedSearchPool,
-} from "./search-pool.ts";
-export {
-	BlobScanner,
-	EXCERPT_MATCH_BYTES,
-	EXCERPT_SIDE_BYTES,
-	LINE_CARRY_BYTES,
-	REGEX_SPAN_BYTES,
-	type ScanHit,
-	type ScannerOptions,
-	type ScanOutcome,
-	ScanScratch,
-} from "./source-scan.ts";
+export { type BlobSearchResult, type SearchTarget, searchBlobBytes, searchBlobFile } from "./blob-search.ts";
+export { type CompiledQuery, compileQuery, SEARCH_PATTERN_MAX_CHARS } from "./query.ts";
+export { closeSearchPools, type PoolItem, type PoolSearchRun, SearchPool, sharedSearchPool } from "./search-pool.ts";
+export { BlobScanner, type ScanHit } from "./source-scan.ts";

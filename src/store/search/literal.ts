@@ -30,7 +30,7 @@ for (let i = 0; i < BY_FREQUENCY.length; i++) {
 const fold = (b: number) => (b >= 0x41 && b <= 0x5a ? b | 0x20 : b);
 
 /** The prefilter is used when the needle's rarest byte ranks at least this far down BY_FREQUENCY. */
-export const RARE_BYTE_RANK = 28;
+const RARE_BYTE_RANK = 28;
 
 export class LiteralFinder {
 	readonly length: number;

@@ -9,7 +9,7 @@
 export const SEARCH_PATTERN_MAX_CHARS = 400;
 
 /** A search as the caller states it. */
-export interface SearchQuery {
+interface SearchQuery {
 	readonly pattern: string;
 	readonly regex: boolean;
 }
@@ -23,10 +23,10 @@ export type CompiledQuery =
 	  }
 	| { readonly kind: "regex"; readonly source: string };
 
-export type CompileResult = { ok: true; query: CompiledQuery } | { ok: false; error: string };
+type CompileResult = { ok: true; query: CompiledQuery } | { ok: false; error: string };
 
 /** ASCII-lowercases bytes in place (UTF-8 multi-byte sequences are never touched). */
-export function lowerAsciiInPlace(bytes: Uint8Array): Uint8Array {
+function lowerAsciiInPlace(bytes: Uint8Array): Uint8Array {
 	for (let i = 0; i < bytes.length; i++) {
 		const b = bytes[i] as number;
 		if (b >= 0x41 && b <= 0x5a) bytes[i] = b | 0x20;
@@ -35,7 +35,7 @@ export function lowerAsciiInPlace(bytes: Uint8Array): Uint8Array {
 }
 
 /** The pattern as it appears inside a JSON string: JSON.stringify's escaping without the quotes. */
-export function jsonEscaped(pattern: string): string {
+function jsonEscaped(pattern: string): string {
 	return JSON.stringify(pattern).slice(1, -1);
 }
 
@@ -43,7 +43,7 @@ export function jsonEscaped(pattern: string): string {
  * A regex source over latin1 text (one character per byte): every non-ASCII character becomes the
  * `\xHH` escapes of its UTF-8 bytes, so it matches the bytes the source stores.
  */
-export function byteRegexSource(pattern: string): string {
+function byteRegexSource(pattern: string): string {
 	let out = "";
 	for (const ch of pattern) {
 		if (ch.charCodeAt(0) < 0x80) out += ch;
@@ -74,9 +74,4 @@ export function compileQuery(query: SearchQuery): CompileResult {
 	}
 	if (re.test("")) return { ok: false, error: "the regular expression matches the empty string" };
 	return { ok: true, query: { kind: "regex", source } };
-}
-
-/** One line describing a query, for result headers. */
-export function describeQuery(query: SearchQuery): string {
-	return query.regex ? "regex, case-insensitive" : "literal, case-insensitive";
 }

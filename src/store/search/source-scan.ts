@@ -11,15 +11,15 @@ import { LiteralFinder } from "./literal.ts";
 import { type CompiledQuery, SEARCH_REGEX_FLAGS } from "./query.ts";
 
 /** Bytes of context an excerpt shows on each side of a hit, at most (its text line, clipped). */
-export const EXCERPT_SIDE_BYTES = 60;
+const EXCERPT_SIDE_BYTES = 60;
 /** Bytes of a hit an excerpt shows, at most. */
-export const EXCERPT_MATCH_BYTES = 80;
+const EXCERPT_MATCH_BYTES = 80;
 /** A regex hit is found whole when it is at most this long (windows overlap by this much). */
-export const REGEX_SPAN_BYTES = 1024;
+const REGEX_SPAN_BYTES = 1024;
 /** Longest entry id parsed at a line start. */
 const ID_MAX_BYTES = 128;
 /** An entry that started at most this many bytes back stays in memory, so hits in it get line numbers. */
-export const LINE_CARRY_BYTES = 1024 * 1024;
+const LINE_CARRY_BYTES = 1024 * 1024;
 
 /** One hit in a blob. Offsets are bytes from the start of the blob. */
 export interface ScanHit {
@@ -54,7 +54,7 @@ export class ScanScratch {
 	buf: Uint8Array = new Uint8Array(0);
 }
 
-export interface ScannerOptions {
+interface ScannerOptions {
 	/** Hits kept (all are counted). */
 	readonly maxHits: number;
 	/** Window memory to reuse (one scanner at a time per scratch). */
