@@ -5,6 +5,7 @@
 // commit's prediction. Then the rescue, when even that commit would leave the next request over the
 // budget. Pure over the boundary's input.
 
+import { nounFor } from "../common/index.ts";
 import { type BoundaryInput, expandSinceCommit, pendingGrowthOf } from "./boundary-input.ts";
 import { PRESSURE_BACKSTOP_OCCUPANCY, RESCUE_TARGET_SHARE, RESCUE_TRIGGER_SHARE } from "./constants.ts";
 import type { CommitPrediction } from "./cost.ts";
@@ -147,15 +148,13 @@ export function rescued(input: BoundaryInput, g: GateResult): GateResult {
 	const retaken = [...new Set([...refoldIds, ...inside])];
 	if (rescue.length === 0 && marks.length === 0 && refolds.length === 0) return g;
 	const freed = rescue.reduce((sum, r) => sum + r.freedTokens, marked + refolded);
-	const spans = `${rescue.length} span${rescue.length === 1 ? "" : "s"}`;
-	const waiting = marks.length > 0 ? ` and ${marks.length} waiting mark${marks.length === 1 ? "" : "s"}` : "";
+	const spans = `${rescue.length} ${nounFor(rescue.length, "span")}`;
+	const waiting = marks.length > 0 ? ` and ${marks.length} waiting ${nounFor(marks.length, "mark")}` : "";
 	const why = over
 		? "the next request would still be over the budget"
 		: `the commit would leave the window at ${Math.round((100 * next) / budget)}% of the budget`;
 	const back =
-		retaken.length > 0
-			? `; it takes back expanded ${retaken.length === 1 ? "fold" : "folds"} ${retaken.join(", ")}`
-			: "";
+		retaken.length > 0 ? `; it takes back expanded ${nounFor(retaken.length, "fold")} ${retaken.join(", ")}` : "";
 	const reason = `${why}: folding stale units, oldest first (${spans}${waiting})${back}`;
 	const landing = new Set(marks.map((m) => m.id));
 	const plan = {
@@ -175,7 +174,7 @@ export function rescued(input: BoundaryInput, g: GateResult): GateResult {
 function withExcerpts(input: BoundaryInput, g: GateResult): GateResult {
 	if (input.excerpted === 0) return g;
 	const n = input.excerpted;
-	const why = `${n} result${n === 1 ? "" : "s"} too large for the window shown as ${n === 1 ? "an excerpt" : "excerpts"}`;
+	const why = `${n} ${nounFor(n, "result")} too large for the window shown as ${nounFor(n, "an excerpt", "excerpts")}`;
 	const plan = g.plan.commit
 		? { ...g.plan, reason: `${why}; ${g.plan.reason}`, force: g.plan.force ?? ("oversize" as const) }
 		: { ...g.plan, commit: true, reason: why, force: "oversize" as const, apply: [], ladder: [], freedTokens: 0 };

@@ -12,11 +12,8 @@ export {
 	pendingGrowthOf,
 } from "./boundary-input.ts";
 export {
-	type BudgetInput,
 	budgetFor,
-	FALLBACK_CONTEXT_WINDOW,
 	type ModelWindow,
-	occupancy,
 	type ServingBudget,
 	servingBudget,
 } from "./budget.ts";
@@ -33,13 +30,9 @@ export {
 export * from "./constants.ts";
 export {
 	briefRequestCost,
-	type Candidate,
 	type CommitPrediction,
-	commitOptions,
 	type Economy,
-	type Priced,
 	price,
-	worthCommitting,
 } from "./cost.ts";
 export { DEFAULT_GROWTH_SHARE, KEEP_RAW_MAX_BUDGET_SHARE, keepRawFloor, keepRawUnit } from "./cost-gate.ts";
 export { type CostPlan, type CostScheduleInput, paybackHorizon, planCostCommit } from "./cost-schedule.ts";
@@ -47,14 +40,13 @@ export { EXCERPT_CAP_BYTES, type Excerpts, excerptBytes, excerptPlan, NO_EXCERPT
 export { type FenceVerdict, fence } from "./fence.ts";
 export { foldSourceDigest, leafBlobs, manifestable, manifestDigestOf } from "./fold-digest.ts";
 export { type GateResult, gate, rescued } from "./gate.ts";
-export { expandedOver, expandedRefolds, keptRawRange, keptRawUnits } from "./kept-raw.ts";
+export { expandedOver, expandedRefolds, keptRawUnits } from "./kept-raw.ts";
 export {
 	chapterProposals,
 	consolidationProposals,
 	consolidationRank,
 	type LadderInput,
 	type Proposal,
-	type Rung,
 	toolProposals,
 } from "./ladder.ts";
 export {
@@ -64,11 +56,9 @@ export {
 	markViews,
 	PLACEHOLDER_TOKENS_ESTIMATE,
 	peekedFolds,
-	readingBatch,
 	requestMessageTokens,
 	shownTokens,
 	spanOf,
-	toolFoldableFor,
 	type WindowTokens,
 	windowTokens,
 } from "./ladder-input.ts";
@@ -78,7 +68,6 @@ export {
 	EXCERPT_MIN_TOKENS,
 	EXCERPT_TOKENS_ESTIMATE,
 	type OversizedResult,
-	type OversizePlan,
 	oversizedResults,
 } from "./oversize.ts";
 export {
@@ -91,16 +80,10 @@ export {
 } from "./placement.ts";
 export {
 	ASSUMED_PRICES_TEXT,
-	DEFAULT_PRICES,
-	firstTierAt,
 	type PriceTable,
 	pricesAssumed,
 	pricesFor,
-	type Rates,
-	type RequestTokens,
 	ratesAt,
-	requestCost,
-	writeRate,
 } from "./prices.ts";
 export { rescueProposals } from "./rescue.ts";
 export {
@@ -111,6 +94,6 @@ export {
 	type ScheduleInput,
 	type SchedulePlan,
 } from "./schedule.ts";
-export { type BranchView, buildSnapshot, protectedByRecency, type Snapshot } from "./snapshot.ts";
-export { EDITABLE_ROLES, markProblem, resolveId, spanKind, spanProblem } from "./span-rules.ts";
+export { type BranchView, buildSnapshot, type Snapshot } from "./snapshot.ts";
+export { markProblem, resolveId, spanKind, spanProblem } from "./span-rules.ts";
 export { spanProposals } from "./span-rung.ts";

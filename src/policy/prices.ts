@@ -58,20 +58,7 @@ export function firstTierAt(table: PriceTable): number {
 	return tiers.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...tiers.map((t) => t.inputTokensAbove));
 }
 
-/** One request's usage, in tokens: fresh (input + cache write) and cache read make the prompt. */
-export interface RequestTokens {
-	readonly fresh: number;
-	readonly cacheRead: number;
-	readonly output: number;
-}
-
 /** The rate a cache miss is billed at: the cache-write rate, or the input rate when none is stated. */
 export function writeRate(rates: Rates): number {
 	return rates.cacheWrite > 0 ? rates.cacheWrite : rates.input;
-}
-
-/** Dollars for one request (fresh tokens at the write rate, as a prompt cache bills a miss). */
-export function requestCost(table: PriceTable, usage: RequestTokens): number {
-	const rates = ratesAt(table, usage.fresh + usage.cacheRead);
-	return (usage.fresh * writeRate(rates) + usage.cacheRead * rates.cacheRead + usage.output * rates.output) / 1_000_000;
 }

@@ -10,10 +10,9 @@
 // the human uninstalls); when the session whole would not fit pi-fold's budget, the reply says Pi's
 // own compaction will make it fit. The runtime appends the records.
 
-import { errorMessage } from "../common/index.ts";
+import { errorMessage, nounFor, plural } from "../common/index.ts";
 import { buildSnapshot, type Snapshot, windowTokens } from "../policy/index.ts";
 import type { ActionResult } from "./actions/shared.ts";
-import { plural } from "./actions/shared.ts";
 import { sourceNextStep } from "./actions/source-failure.ts";
 import { readBoundSource } from "./bound-source.ts";
 import type { Host, SourceStore } from "./ports.ts";
@@ -88,7 +87,7 @@ export function expandAllText(plan: ExpandAllPlan, commandName: string, overflow
 	if (plan.expand.length === 0 && plan.refused.length === 0 && plan.marks.length === 0)
 		lines.push(
 			plan.open.length > 0
-				? `Nothing to expand: all ${plural(plan.open.length, "fold")} on this branch ${plan.open.length === 1 ? "is" : "are"} already expanded.`
+				? `Nothing to expand: all ${plural(plan.open.length, "fold")} on this branch ${nounFor(plan.open.length, "is", "are")} already expanded.`
 				: "Nothing to expand: this branch has no folds.",
 		);
 	else {

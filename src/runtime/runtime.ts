@@ -7,6 +7,7 @@
 // drafts return (edits, the chained commit record, the bounded receipt). Writes only through the
 // host and the fold store.
 
+import { nounFor } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { derivedNames, type ResolvedOptions } from "../options/index.ts";
 import {
@@ -178,7 +179,7 @@ export class FoldRuntime {
 		const first = refusals[0];
 		if (!first) return this.automaticHold === null ? null : `automatic folding paused: ${this.automaticHold}`;
 		const n = refusals.length;
-		return `automatic folding paused: ${n} decision record${n === 1 ? "" : "s"} refused (entry ${first.entryId}: ${first.reason})`;
+		return `automatic folding paused: ${n} decision ${nounFor(n, "record")} refused (entry ${first.entryId}: ${first.reason})`;
 	}
 
 	/** Tells the human once per refused record, out of band. */

@@ -5,13 +5,14 @@
 // the record through the host.
 
 import { briefProblem, deterministicBrief } from "../../briefs/index.ts";
+import { plural } from "../../common/index.ts";
 import { type FoldKind, type FoldRecord, foldId, readsField, SpanError, snapSpan } from "../../lattice/index.ts";
 import { markProblem, resolveId, type Snapshot, spanKind, spanProblem } from "../../policy/index.ts";
 import type { TranscriptEntry } from "../../transcript/index.ts";
 import { writeFoldSource } from "../fold-write.ts";
 import { withNestedListing } from "../nested-listing.ts";
 import { kindLabel } from "../status/words.ts";
-import { type ActionResult, askFor, type DecidingInput, landing, plural, refuse } from "./shared.ts";
+import { type ActionResult, askFor, type DecidingInput, landing, refuse } from "./shared.ts";
 
 /** Writes the source and returns the fold record for `leaves`. */
 async function makeRecord(

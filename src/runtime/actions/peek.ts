@@ -8,6 +8,7 @@
 // A person (the slash command) reads the slice drawn as entries (peek-human.ts) and a next page
 // that keeps the bytes asked for; a fold that is only a pending mark is said to be one.
 
+import { nounFor } from "../../common/index.ts";
 import { readBoundSlice } from "../bound-source.ts";
 import { entriesOverlapping, staleInFold, staleNote } from "../stale.ts";
 import { admittedPeekBytes } from "./admission.ts";
@@ -89,6 +90,6 @@ function staleInSlice(
 	const listed = shown.slice(0, 3).map((s) => `${s.read.path} (entry ${s.read.entry}) ${staleNote(s.state)}`);
 	const more = shown.length > 3 ? ` and ${shown.length - 3} more` : "";
 	const elsewhere = all.length - shown.length;
-	const other = elsewhere > 0 ? ` · ${elsewhere} other stale read${elsewhere === 1 ? "" : "s"} in this fold` : "";
+	const other = elsewhere > 0 ? ` · ${elsewhere} other stale ${nounFor(elsewhere, "read")} in this fold` : "";
 	return { note: listed.length > 0 ? ` · ${listed.join("; ")}${more}${other}` : other, reads };
 }

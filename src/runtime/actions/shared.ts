@@ -51,11 +51,7 @@ export function askFor(
 }
 
 /** A short single-line excerpt. */
-export function excerpt(text: string, limit = 100): string {
+export function oneLineExcerpt(text: string, limit = 100): string {
 	const flat = text.replace(/\s+/g, " ").trim();
 	return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-	return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 }

@@ -5,10 +5,11 @@
 // blob stored, the session's entries rebuilt and verified); the runtime appends the record.
 
 import { briefProblem } from "../../briefs/index.ts";
+import { plural } from "../../common/index.ts";
 import { resolveId } from "../../policy/index.ts";
 import { readBoundSourceFrom, type SourceOrigin } from "../bound-source.ts";
 import { expandRefusal } from "./admission.ts";
-import { type ActionResult, askFor, type DecidingInput, landing, plural, refuse } from "./shared.ts";
+import { type ActionResult, askFor, type DecidingInput, landing, refuse } from "./shared.ts";
 import { sourceRefusal } from "./source-failure.ts";
 
 export async function expandAction(input: DecidingInput, args: { id: string }): Promise<ActionResult> {

@@ -7,6 +7,7 @@
 // automatic ladder commits) carry one; an immediate commit of the agent's own decisions does not,
 // since the agent's tool result already said what it decided. Pure.
 
+import { nounFor } from "../../common/index.ts";
 import { ASSUMED_PRICES_TEXT } from "../../policy/index.ts";
 import type { DecisionBody } from "../../state/index.ts";
 
@@ -48,7 +49,7 @@ export function arithmetic(p: NonNullable<CommitBody["prediction"]>, assumedPric
 			? "never pays back"
 			: p.breakEvenRequests === 0
 				? "costs nothing extra"
-				: `pays back in ${p.breakEvenRequests} request${p.breakEvenRequests === 1 ? "" : "s"}`;
+				: `pays back in ${p.breakEvenRequests} ${nounFor(p.breakEvenRequests, "request")}`;
 	const tokens = (n: number) => `~${n.toLocaleString("en-US")} tokens`;
 	if (assumedPrices)
 		return `rewrites ${tokens(p.rewriteTokens)}, frees ${tokens(p.freedTokens)} from each later request, ${back} at assumed prices (${ASSUMED_PRICES_TEXT}: the model states none)`;

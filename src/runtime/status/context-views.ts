@@ -10,7 +10,7 @@ import { plural } from "../../common/index.ts";
 import type { PlacedFold } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
-import { excerpt } from "../actions/shared.ts";
+import { oneLineExcerpt } from "../actions/shared.ts";
 import type { CommitBody } from "../commit/index.ts";
 import { type FoldCounts, foldCounts, type SummarizedFold } from "../fold-forest.ts";
 import type { CommitNote } from "../telemetry.ts";
@@ -130,7 +130,7 @@ function foldLines(snap: Snapshot, fold: PlacedFold, indent: boolean): string[] 
 	const pad = indent ? "  ".repeat(fold.depth) : "";
 	const r = fold.record;
 	const head = `  ${pad}${r.id} · ${kindLabel(r.kind)} · ${plural(r.leafIds.length, "entry", "entries")} · ${size(r.sourceBytes)} · ${stateOf(snap, fold)}`;
-	return [head, `  ${pad}  "${excerpt(r.brief, VIEW_WIDTH - pad.length - 6)}"`];
+	return [head, `  ${pad}  "${oneLineExcerpt(r.brief, VIEW_WIDTH - pad.length - 6)}"`];
 }
 
 /** Two lines per fold Pi's compaction summarized: what it is, then the start of its brief. */
@@ -138,7 +138,7 @@ function summarizedLines(fold: SummarizedFold, indent: boolean): string[] {
 	const pad = indent ? "  ".repeat(fold.depth) : "";
 	const r = fold.record;
 	const head = `  ${pad}${r.id} · ${kindLabel(r.kind)} · ${plural(r.leafIds.length, "entry", "entries")} · ${size(r.sourceBytes)} · summarized by Pi`;
-	return [head, `  ${pad}  still readable: "${excerpt(r.brief, VIEW_WIDTH - pad.length - 22)}"`];
+	return [head, `  ${pad}  still readable: "${oneLineExcerpt(r.brief, VIEW_WIDTH - pad.length - 22)}"`];
 }
 
 const UNIT_WORDS: Record<string, string> = {
@@ -163,7 +163,7 @@ function entryLines(snap: Snapshot): string[] {
 		const what =
 			unit.kind === "toolBatch"
 				? `${unit.toolNames.join(", ")}${unit.complete ? "" : " (running)"}, ${plural(unit.chars, "char")}`
-				: `"${excerpt(contentText(snap.view.transcript[unit.start]?.message.content), 40)}"`;
+				: `"${oneLineExcerpt(contentText(snap.view.transcript[unit.start]?.message.content), 40)}"`;
 		out.push(`  ${span.padEnd(18)} ${who}: ${what}${recent}`);
 	}
 	return out;

@@ -9,7 +9,7 @@ import type { PlacedFold } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
 import { estimateTokens } from "../../wasm/index.ts";
-import { excerpt } from "../actions/shared.ts";
+import { oneLineExcerpt } from "../actions/shared.ts";
 import type { SummarizedFold } from "../fold-forest.ts";
 import type { StatusModel } from "./model.ts";
 
@@ -98,14 +98,14 @@ function foldLine(snap: Snapshot, fold: PlacedFold, indent: boolean): string {
 		: "";
 	const prot = snap.state.protectedFolds.has(id) ? ", protected" : "";
 	const pad = indent ? "  ".repeat(fold.depth) : "";
-	return `${pad}${id} · ${fold.record.kind} · depth ${fold.depth} · parent ${fold.parent ?? "-"} · ${plural(fold.record.leafIds.length, "leaf", "leaves")} · ${plural(fold.record.sourceBytes, "byte")} · ${shown}${hidden}${prot} · "${excerpt(fold.record.brief, 90)}"`;
+	return `${pad}${id} · ${fold.record.kind} · depth ${fold.depth} · parent ${fold.parent ?? "-"} · ${plural(fold.record.leafIds.length, "leaf", "leaves")} · ${plural(fold.record.sourceBytes, "byte")} · ${shown}${hidden}${prot} · "${oneLineExcerpt(fold.record.brief, 90)}"`;
 }
 
 /** A fold Pi's compaction summarized: its record, nested among the other summarized folds. */
 function summarizedLine(fold: SummarizedFold, indent: boolean): string {
 	const r = fold.record;
 	const pad = indent ? "  ".repeat(fold.depth) : "";
-	return `${pad}${r.id} · ${r.kind} · depth ${fold.depth} · parent ${fold.parent ?? "-"} · ${plural(r.leafIds.length, "leaf", "leaves")} · ${plural(r.sourceBytes, "byte")} · summarized by Pi, still readable (peek or search it) · "${excerpt(r.brief, 90)}"`;
+	return `${pad}${r.id} · ${r.kind} · depth ${fold.depth} · parent ${fold.parent ?? "-"} · ${plural(r.leafIds.length, "leaf", "leaves")} · ${plural(r.sourceBytes, "byte")} · summarized by Pi, still readable (peek or search it) · "${oneLineExcerpt(r.brief, 90)}"`;
 }
 
 /** One line per raw unit outside every collapsed fold: kind, entry ids, size, a short excerpt. */
@@ -122,7 +122,7 @@ function rawUnits(snap: Snapshot): string[] {
 		const what =
 			unit.kind === "toolBatch"
 				? `${unit.toolNames.join(", ")}${unit.complete ? "" : " (incomplete)"}`
-				: excerpt(contentText(first?.message.content), 60);
+				: oneLineExcerpt(contentText(first?.message.content), 60);
 		const span = ids.length === 1 ? ids[0] : `${ids[0]}..${ids.at(-1)}`;
 		lines.push(`${unit.kind} · ${span} · ${plural(unit.chars, "char")}${fresh} · ${what}`);
 	}
