@@ -2,6 +2,7 @@
 export { BRIEF_MAX_CHARS, boundBrief, deterministicBrief, resultLineCount } from "./deterministic.ts";
 export { excerptBrief } from "./excerpt.ts";
 export { briefWithListing, type NestedCoverage, nestedListing, timeRange } from "./listing.ts";
+export { heldNames, NAME_INDEX_MAX_CHARS, nameIndex } from "./name-index.ts";
 export {
 	SUMMARY_INPUT_MAX_CHARS,
 	SUMMARY_MAX_OUTPUT_TOKENS,

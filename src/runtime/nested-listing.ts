@@ -11,6 +11,7 @@ import {
 	briefWithListing,
 	briefWithQuotes,
 	type NestedCoverage,
+	nameIndex,
 	nestedListing,
 	userQuotes,
 } from "../briefs/index.ts";
@@ -75,15 +76,16 @@ const SUMMARY_MIN_CHARS = 200;
 
 /**
  * A ladder fold's `record` over [start, end): its brief, the verbatim quotes of the user messages it
- * holds (src/briefs user-quotes.ts), then the listing of the folds it holds; the summary shortens.
+ * holds (src/briefs user-quotes.ts), the index of the names it holds (src/briefs name-index.ts, its
+ * children's included), then the listing of the folds it holds; the summary shortens.
  */
 export function withQuotesAndListing(snap: Snapshot, start: number, end: number, record: FoldRecord): FoldRecord {
+	const leaves = snap.view.transcript.slice(start, end);
 	const children = foldsDirectlyIn(snap, start, end);
 	const listing = children.length === 0 ? "" : nestedListing(children.map((f) => coverage(snap, f)));
-	const quotes = userQuotes(
-		snap.view.transcript.slice(start, end),
-		BRIEF_MAX_CHARS - listing.length - SUMMARY_MIN_CHARS,
-	);
-	if (!quotes) return children.length === 0 ? record : { ...record, brief: briefWithListing(record.brief, listing) };
-	return { ...record, brief: briefWithQuotes(record.brief.replace(/\s+/g, " ").trim(), quotes, listing) };
+	const quotes = userQuotes(leaves, BRIEF_MAX_CHARS - listing.length - SUMMARY_MIN_CHARS);
+	const names = nameIndex(leaves, BRIEF_MAX_CHARS - listing.length - quotes.length - SUMMARY_MIN_CHARS);
+	const middle = [quotes, names].filter((part) => part.length > 0).join(" ");
+	if (!middle) return children.length === 0 ? record : { ...record, brief: briefWithListing(record.brief, listing) };
+	return { ...record, brief: briefWithQuotes(record.brief.replace(/\s+/g, " ").trim(), middle, listing) };
 }
