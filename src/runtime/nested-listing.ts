@@ -84,7 +84,8 @@ export function withQuotesAndListing(snap: Snapshot, start: number, end: number,
 	const children = foldsDirectlyIn(snap, start, end);
 	const listing = children.length === 0 ? "" : nestedListing(children.map((f) => coverage(snap, f)));
 	const quotes = userQuotes(leaves, BRIEF_MAX_CHARS - listing.length - SUMMARY_MIN_CHARS);
-	const names = nameIndex(leaves, BRIEF_MAX_CHARS - listing.length - quotes.length - SUMMARY_MIN_CHARS);
+	const later = snap.view.transcript.slice(end);
+	const names = nameIndex(leaves, BRIEF_MAX_CHARS - listing.length - quotes.length - SUMMARY_MIN_CHARS, later);
 	const middle = [quotes, names].filter((part) => part.length > 0).join(" ");
 	if (!middle) return children.length === 0 ? record : { ...record, brief: briefWithListing(record.brief, listing) };
 	return { ...record, brief: briefWithQuotes(record.brief.replace(/\s+/g, " ").trim(), middle, listing) };
