@@ -15,6 +15,7 @@ export {
 	searchBlobFile,
 	searchItem,
 	searchParts,
+	searchVerifiedBytes,
 } from "./blob-search.ts";
 export {
 	type CompiledQuery,
