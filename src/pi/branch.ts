@@ -1,14 +1,16 @@
 // Reads Pi's active branch for the runtime: the branch path and the compaction-aware context entries
 // (Pi's `buildContextEntries`), each with its ORIGINAL message (`sessionEntryToContextMessages`,
 // system messages dropped; an older compaction kept at a later index projects nothing, as in Pi's
-// own projection), handed to the runtime's `branchViewOf`. Reads Pi's session manager; writes nothing.
+// own projection), handed to the runtime's `branchViewOf`, with every message entry of the branch by
+// id (those a compaction took out of the context too, indexed on first use): what a fold's source
+// is rebuilt from when the fold store has no copy. Reads Pi's session manager; writes nothing.
 
 import type { ExtensionContext, SessionEntry } from "@earendil-works/pi-coding-agent";
 import { sessionEntryToContextMessages } from "@earendil-works/pi-coding-agent";
 import type { BranchView } from "../policy/index.ts";
 import { branchViewOf, recordsOf } from "../runtime/index.ts";
 import type { LogRecord } from "../state/index.ts";
-import type { TranscriptMessage } from "../transcript/index.ts";
+import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
 
 type ReadonlySessionManager = ExtensionContext["sessionManager"];
 
@@ -26,13 +28,31 @@ function messageOf(entry: SessionEntry, index: number): TranscriptMessage | unde
  * transcript pi-fold folds: a receipt is never re-rendered, and it does not open a chapter.
  */
 export function readBranch(sm: ReadonlySessionManager, decisionType: string, receiptType?: string): BranchView {
+	const branch = sm.getBranch();
 	return branchViewOf({
 		leafId: sm.getLeafId(),
-		branch: sm.getBranch(),
+		branch,
 		context: sm.buildContextEntries().map((entry, i) => ({ entry, message: messageOf(entry, i) })),
 		decisionType,
 		receiptType,
+		branchEntry: branchEntries(branch),
 	});
+}
+
+/** Every entry of `branch` that gives one message (compaction summaries aside), by id, indexed on first use. */
+function branchEntries(branch: readonly SessionEntry[]): (id: string) => TranscriptEntry | undefined {
+	let index: Map<string, TranscriptEntry> | undefined;
+	return (id) => {
+		if (!index) {
+			index = new Map();
+			for (const entry of branch) {
+				// Index 1: a compaction's summary is never a fold's leaf.
+				const message = messageOf(entry, 1);
+				if (message) index.set(entry.id, { id: entry.id, message });
+			}
+		}
+		return index.get(id);
+	};
 }
 
 /** Only the decision records of the active branch (cheaper than readBranch, for per-request sync). */

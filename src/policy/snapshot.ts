@@ -30,6 +30,12 @@ export interface BranchView {
 	 * with the transcript index it sits before.
 	 */
 	readonly receipts?: readonly { readonly id: string; readonly before: number }[];
+	/**
+	 * Any context-producing entry on the branch by id, with its original message, the ones a native
+	 * compaction took out of the context included (the session file still holds them): what a fold's
+	 * source is rebuilt from when the fold store has no copy. Absent: the transcript only.
+	 */
+	readonly branchEntry?: (id: string) => TranscriptEntry | undefined;
 }
 
 export interface Snapshot {

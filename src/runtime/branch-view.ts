@@ -2,7 +2,8 @@
 // entries in branch order with their ORIGINAL, unedited messages), pi-fold's decision records, and
 // the context edits in force (latest per target), telling pi-fold's own edits from foreign ones. A
 // host adapter hands in its branch path and its compaction-aware context entries, each with its
-// original message (Pi: src/pi/branch.ts; the simulator: src/simulate). Pure.
+// original message (Pi: src/pi/branch.ts; the simulator: src/simulate), and may hand in every entry
+// of the branch by id (compacted ones too), which a fold's source is rebuilt from. Pure.
 
 import type { BranchView } from "../policy/index.ts";
 import type { Replacement } from "../projection/index.ts";
@@ -28,6 +29,8 @@ interface BranchViewInput {
 	readonly decisionType: string;
 	/** pi-fold's receipt custom-message type: in the window, but never part of the foldable transcript. */
 	readonly receiptType?: string | undefined;
+	/** Any context-producing entry on the branch by id, compacted ones included (src/policy `BranchView`). */
+	readonly branchEntry?: ((id: string) => TranscriptEntry | undefined) | undefined;
 }
 
 function editTargets(data: unknown): string[] | null {
@@ -86,7 +89,8 @@ export function branchViewOf(input: BranchViewInput): BranchView {
 		const latest = latestEdit.get(target);
 		if (latest !== undefined && !ownEdits.has(latest)) foreign.add(target);
 	}
-	return { leafId: input.leafId, transcript, records, inForce, managed, foreign, receipts };
+	const view = { leafId: input.leafId, transcript, records, inForce, managed, foreign, receipts };
+	return input.branchEntry ? { ...view, branchEntry: input.branchEntry } : view;
 }
 
 /** Only pi-fold's decision records on a branch (cheaper than the whole view, for per-request sync). */
@@ -100,9 +104,9 @@ export function recordsOf(branch: readonly EntryView[], decisionType: string): L
 const originalsByView = new WeakMap<BranchView, Map<string, TranscriptEntry>>();
 
 /**
- * The original (unedited) entry `id` of a branch view's transcript, as the session holds it, or
- * undefined when the context has no such entry (a compaction summarized it, or it is on another
- * branch). Indexed once per view.
+ * The original (unedited) entry `id` as the session holds it: from the view's transcript, else (a
+ * compaction summarized it) from the whole branch when the host reads it (`branchEntry`); undefined
+ * when the branch has no such entry (it is on another branch). Indexed once per view.
  */
 export function originalEntry(view: BranchView, id: string): TranscriptEntry | undefined {
 	let index = originalsByView.get(view);
@@ -110,5 +114,5 @@ export function originalEntry(view: BranchView, id: string): TranscriptEntry | u
 		index = new Map(view.transcript.map((e) => [e.id, e]));
 		originalsByView.set(view, index);
 	}
-	return index.get(id);
+	return index.get(id) ?? view.branchEntry?.(id);
 }

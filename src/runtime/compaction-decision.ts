@@ -1,12 +1,14 @@
-// Living beside the host's native compaction: a `threshold` compaction is cancelled with a reason
-// only when pi-fold can keep the window inside its band: automatic folding is not paused, the
-// ladder, pending marks or the rescue could free room at the next boundary, and the window less
-// that room fits the serving budget. Otherwise it passes, and the human is told in one line why
-// (paused, nothing foldable, or too little to free): cancelling it then would let the window grow
-// until the provider refuses a request. A `manual` /compact passes; an `overflow` passes too,
-// because cancelling it fails the turn: the host compacts as the last resort and the human is told
-// out of band. Pure over a snapshot; the runtime records each decision and the adapter returns it
-// to the host.
+// Living beside the host's native compaction: never a request over the window because pi-fold held
+// the host back. A `threshold` compaction is cancelled only when pi-fold's own commit for the request
+// about to go succeeded and brings it within the serving budget: automatic folding is not paused (no
+// refused record, no human hold, a writable fold store), the last boundary did not fail, the request
+// as it stands now (the transcript as the edits in force show it, and the system prompt, counted as
+// the provider counts: the session meter's calibration) fits the budget of the model in force now (a
+// switch to a smaller model, or a resume on one, shrinks it), and the ladder, pending marks or the
+// rescue could free room at the next boundary. Otherwise it passes, and the human is told in one line
+// why. A `manual` /compact passes; an `overflow` passes too, because cancelling it fails the turn:
+// the host compacts as the last resort and the human is told out of band. Pure over a snapshot; the
+// runtime records each decision and the adapter returns it to the host.
 
 import {
 	chapterProposals,
@@ -15,6 +17,7 @@ import {
 	ladderInput,
 	markViews,
 	rescueProposals,
+	type ServingBudget,
 	type Snapshot,
 	toolProposals,
 	windowTokens,
@@ -33,13 +36,17 @@ function foldRoom(snap: Snapshot, options: LadderOptions): { window: number; rec
 	return { window: tokens.total, reclaimable: Math.max(ordinary, rescue) };
 }
 
-const fmt = (n: number) => n.toLocaleString("en-US");
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 /** What the decision reads besides the snapshot: the ladder's options, the brand, why folding is paused. */
-interface CompactionInputs extends LadderOptions {
+export interface CompactionInputs extends LadderOptions {
 	readonly brandNoun: string;
-	/** Why automatic folding is paused (refused decision records), or null: paused, nothing commits. */
+	/** Why automatic folding is paused (refused records, the human's hold, an unwritable store), or null. */
 	readonly paused: string | null;
+	/** Why the last boundary's commit failed, or null (it succeeded, or none ran yet). */
+	readonly boundaryFailed: string | null;
+	/** The request as it would go now, in the provider's tokens, and the serving budget of the model in force. */
+	readonly request: { readonly tokens: number; readonly budget: ServingBudget };
 }
 
 /** Whether pi-fold cancels a native compaction of `reason`, and why; `notice` is told to the human. */
@@ -65,15 +72,19 @@ export function compactionDecision(
 	// Paused, no commit lands (the ladder and the rescue make none): cancelling would only let the window grow.
 	if (options.paused !== null)
 		return runs(`${options.paused.replace(/^automatic folding paused: /, "automatic folding is paused: ")}`);
-	const { window, reclaimable } = foldRoom(snap, options);
-	if (reclaimable <= 0) return runs(`${options.brandNoun} has nothing it could fold losslessly`);
-	if (window - reclaimable > snap.budget.budgetTokens)
+	if (options.boundaryFailed !== null)
+		return runs(`${options.brandNoun}'s last commit failed (${options.boundaryFailed})`);
+	const { tokens, budget } = options.request;
+	// The request goes before the next boundary: only what is folded already can keep it under the budget.
+	if (tokens > budget.budgetTokens)
 		return runs(
-			`${options.brandNoun} cannot bring ~${fmt(window)} tokens under the serving budget (~${fmt(reclaimable)} reclaimable)`,
+			`the request of ~${fmt(tokens)} tokens is over the serving budget of ${fmt(budget.budgetTokens)} (window ${fmt(budget.totalWindow)} less ${fmt(budget.outputReservation)} reserved for output)`,
 		);
+	const { reclaimable } = foldRoom(snap, options);
+	if (reclaimable <= 0) return runs(`${options.brandNoun} has nothing it could fold losslessly`);
 	return {
 		reason,
 		decision: "cancelled",
-		why: `${options.brandNoun} keeps the window inside its band: ${snap.state.folds.size} fold(s) in force, ~${fmt(reclaimable)} tokens reclaimable at the next commit`,
+		why: `${options.brandNoun} keeps the window inside its band: ${snap.state.folds.size} fold(s) in force, ~${fmt(reclaimable)} tokens reclaimable at the next commit; the request of ~${fmt(tokens)} tokens fits the serving budget of ${fmt(budget.budgetTokens)}`,
 	};
 }

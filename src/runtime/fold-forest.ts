@@ -6,14 +6,17 @@
 // reads the summarized ones through `summarizedSnapshot`: their sources' verified entries laid out as
 // a transcript of their own, with the summarized folds placed on it, so the search pipeline places
 // hits in them as it does in the window. The fold records come from the branch (they survive a
-// compaction as custom entries); the store is asked only whether a blob exists (sync) or for the
-// verified source (bound-source.ts).
+// compaction as custom entries), and so do the entries they hold: a fold whose blob the store lacks
+// is still readable when the branch holds every one of its leaves (its source is rebuilt from them
+// and verified against its digest, session-source.ts). The store is asked only whether a blob exists
+// (sync) or for the verified source (bound-source.ts).
 
 import { errorMessage } from "../common/index.ts";
 import { type FoldRecord, Lattice, type PlacedFold } from "../lattice/index.ts";
 import type { Snapshot } from "../policy/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 import { readBoundSource } from "./bound-source.ts";
+import { originalEntry } from "./branch-view.ts";
 import type { SourceStore } from "./ports.ts";
 
 /** A fold whose entries Pi's compaction summarized, nested by its leaves among the other such folds. */
@@ -81,10 +84,14 @@ export function foldForest(snap: Snapshot, present: (sha256: string) => boolean)
 	const inContext = new Set(snap.view.transcript.map((e) => e.id));
 	for (const record of snap.state.folds.values()) {
 		if (snap.lattice.get(record.id)) continue;
-		if (!present(record.sourceSha256))
+		// No blob: the session's entries stand in when the branch holds every leaf (verified when read).
+		const missing = present(record.sourceSha256)
+			? undefined
+			: record.leafIds.find((id) => originalEntry(snap.view, id) === undefined);
+		if (missing !== undefined)
 			unreadable.push({
 				record,
-				reason: `its source (sha256 ${record.sourceSha256.slice(0, 16)}…) is not in the fold store`,
+				reason: `its source (sha256 ${record.sourceSha256.slice(0, 16)}…) is not in the fold store, and entry ${missing} is not on this branch to rebuild it from`,
 			});
 		// Its entries left the context: Pi's compaction summarized them (the branch still holds them).
 		else if (record.leafIds.some((id) => !inContext.has(id))) summarized.push(record);
@@ -104,8 +111,8 @@ export function summarizedFold(forest: FoldForest, id: string): SummarizedFold |
 }
 
 /**
- * A snapshot whose transcript is the summarized folds' own entries (read from the store, verified,
- * bound to each fold) and whose lattice places those folds on them: the outermost readable
+ * A snapshot whose transcript is the summarized folds' own entries (read from the store, or rebuilt
+ * from the branch's entries when it has no copy; verified, bound to each fold) and whose lattice places those folds on them: the outermost readable
  * summarized folds side by side, oldest record first. `within` narrows it to one summarized fold
  * and what is nested in it. A source that cannot be read is named; the folds nested in it are read
  * instead.
@@ -128,7 +135,7 @@ export async function summarizedSnapshot(
 	const top = within === undefined ? children(null) : forest.summarized.filter((f) => f.record.id === within);
 	const read = async (fold: SummarizedFold): Promise<void> => {
 		try {
-			const own = await readBoundSource(store, fold.record);
+			const own = await readBoundSource(store, fold.record, snap.view);
 			entries.push(...own);
 			placed.push(fold.record, ...under(fold.record.id).map((f) => f.record));
 		} catch (error) {

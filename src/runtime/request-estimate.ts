@@ -2,10 +2,25 @@
 // cheaply. Between commits every request is the previous one plus appended messages, so a message
 // whose digest is unchanged reuses the previous request's estimate and only new messages are
 // estimated (the digests are the window observer's, computed once per request). The verdict is
-// src/policy `fence`; the host adapter aborts the request and tells the human. Pure in-memory.
+// src/policy `fence`, read in the provider's tokens (the session meter's calibration); the host
+// adapter aborts the request and tells the human. Also the occupancy a boundary's scheduler reads.
+// Pure in-memory.
 
-import { requestMessageTokens } from "../policy/index.ts";
+import {
+	type Calibration,
+	type FenceVerdict,
+	fence,
+	type Occupancy,
+	requestMessageTokens,
+	type ServingBudget,
+} from "../policy/index.ts";
 import { estimateTokens } from "../wasm/index.ts";
+
+/** What the fence read of one request: its verdict, its estimated size, its messages less system ones. */
+export interface FencedRequest {
+	readonly verdict: FenceVerdict;
+	readonly size: { readonly messages: number; readonly system: number; readonly newestUnit: number };
+}
 
 /** Per-message estimates of the last request, by message digest, and the last system prompt's. */
 export class RequestEstimator {
@@ -43,6 +58,47 @@ export class RequestEstimator {
 		const start = newestUnitStart(messages);
 		const newestUnit = each.slice(start).reduce((sum, t) => sum + t, 0);
 		return { messages: total, system: this.systemTokens, newestUnit };
+	}
+
+	/** The fence's verdict on `messages` (system messages skipped; `digests` index-aligned), in the provider's tokens. */
+	fence(
+		messages: readonly unknown[],
+		digests: readonly Uint8Array[],
+		systemPrompt: string,
+		calibration: Calibration,
+		budget: ServingBudget,
+	): FencedRequest {
+		const conversation: unknown[] = [];
+		const conversationDigests: Uint8Array[] = [];
+		messages.forEach((message, i) => {
+			if ((message as { role?: unknown } | null)?.role === "system") return;
+			conversation.push(message);
+			conversationDigests.push(digests[i] as Uint8Array);
+		});
+		const size = this.estimate(conversation, conversationDigests, systemPrompt);
+		const { overhead, rate } = calibration;
+		const verdict = fence({
+			requestTokens: overhead + (size.messages + size.system) * rate,
+			newestUnitTokens: size.newestUnit * rate,
+			newestUnitName: newestUnitName(conversation),
+			budget,
+		});
+		return { verdict, size };
+	}
+
+	/**
+	 * The estimated size of the next request: the boundary preview's messages and the system prompt
+	 * (the whole request the provider bills) when given, else the host's own estimate.
+	 */
+	occupancy(systemPrompt: string, nextRequest: readonly unknown[] | undefined, hostTokens: number | null): Occupancy {
+		if (nextRequest) {
+			const systemTokens = this.systemTokensOf(systemPrompt);
+			const tokens = requestMessageTokens(nextRequest) + systemTokens;
+			return { tokens, systemTokens, source: "pi-fold's estimate of the next request" };
+		}
+		return hostTokens === null
+			? { tokens: 0, source: "unknown" }
+			: { tokens: hostTokens, source: "the host's context estimate" };
 	}
 }
 

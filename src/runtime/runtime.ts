@@ -7,7 +7,7 @@
 // drafts return (edits, the chained commit record, the bounded receipt). Writes only through the
 // host and the fold store.
 
-import { nounFor } from "../common/index.ts";
+import { errorMessage, nounFor } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { derivedNames, type ResolvedOptions } from "../options/index.ts";
 import {
@@ -16,12 +16,10 @@ import {
 	type Calibration,
 	decideCommit,
 	type FenceVerdict,
-	fence,
 	type HostFacts,
 	inEstimatedTokens,
 	type Occupancy,
 	pricesAssumed,
-	requestMessageTokens,
 	type Snapshot,
 	windowTokens,
 } from "../policy/index.ts";
@@ -34,8 +32,9 @@ import { commitDrafts } from "./commit-drafts.ts";
 import { compactionDecision } from "./compaction-decision.ts";
 import { SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
-import { newestUnitName, RequestEstimator } from "./request-estimate.ts";
+import { RequestEstimator } from "./request-estimate.ts";
 import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
+import { StoreHealth, StoreWriteError } from "./store-health.ts";
 import { type CompactionNote, Telemetry } from "./telemetry.ts";
 
 /** Builds the fold store for a directory (tests substitute a store that fails on purpose). */
@@ -68,6 +67,10 @@ export class FoldRuntime {
 	private actors = new Set<Actor>();
 	/** Why the human paused automatic folding until this runtime loads again (expand-all), or null. */
 	private automaticHold: string | null = null;
+	/** Whether the fold store can be written (a failed write pauses automatic folding until a probe succeeds). */
+	private readonly health = new StoreHealth();
+	/** Why the last boundary failed, or null: native compaction is never held back on a failed commit. */
+	private boundaryFailed: string | null = null;
 
 	constructor(options: ResolvedOptions, storeFactory?: StoreFactory) {
 		this.#options = options;
@@ -128,7 +131,7 @@ export class FoldRuntime {
 			storeDirName: this.names.storeDirName,
 		});
 		if (!this.sourceStore || this.storeDir !== dir) {
-			this.sourceStore = this.storeFactory(dir);
+			this.sourceStore = this.health.guard(this.storeFactory(dir), dir);
 			this.storeDir = dir;
 		}
 		return this.sourceStore;
@@ -140,6 +143,8 @@ export class FoldRuntime {
 		this.estimator = new RequestEstimator();
 		this.meter = new SessionMeter();
 		this.telemetry.restartWindow(why);
+		this.health.reset();
+		this.boundaryFailed = null;
 		this.sourceStore = null;
 		this.store(host);
 		this.sync(host);
@@ -173,11 +178,15 @@ export class FoldRuntime {
 		return this.log.known;
 	}
 
-	/** Why automatic folding is paused (refused decision records, or the human's hold), or null. */
+	/** Why automatic folding is paused (refused decision records, an unwritable store, the human's hold), or null. */
 	pauseReason(): string | null {
 		const refusals = this.log.state.refusals;
 		const first = refusals[0];
-		if (!first) return this.automaticHold === null ? null : `automatic folding paused: ${this.automaticHold}`;
+		if (!first)
+			return (
+				this.health.pauseReason() ??
+				(this.automaticHold === null ? null : `automatic folding paused: ${this.automaticHold}`)
+			);
 		const n = refusals.length;
 		return `automatic folding paused: ${n} decision ${nounFor(n, "record")} refused (entry ${first.entryId}: ${first.reason})`;
 	}
@@ -212,36 +221,47 @@ export class FoldRuntime {
 	 * boundary commits; if it does, the drafts to append (context edits, the chained commit record
 	 * and, for a commit the runtime chose the moment of, the bounded receipt); undefined when the
 	 * window stays as it is. `nextRequest` is the host's preview of the next request's messages,
-	 * whose estimated size is the occupancy the scheduler reads.
+	 * whose estimated size is the occupancy the scheduler reads. A store that failed is probed first.
 	 */
 	boundary(host: Host, at: BoundaryKind, nextRequest?: readonly unknown[]): Promise<BoundaryDraft[] | undefined> {
 		return this.exclusive(async () => {
 			this.sync(host);
 			this.reportRefusals(host);
-			const plan = decideCommit({
-				snap: this.snapshot(host),
-				options: this.options,
-				meter: this.meter,
-				host: this.hostFacts(host),
-				occupancy: this.occupancy(host, nextRequest),
-				paused: this.pauseReason() !== null,
-				actors: this.actors,
-				at: BOUNDARY_NAMES[at],
-			});
-			const planned = await runCommit(plan, {
-				options: this.options,
-				store: this.store(host),
-				host,
-				decide: (body) => {
-					this.decide(host, body);
-				},
-				snapshot: () => this.snapshot(host),
-				recordSchedule: (note) => this.telemetry.recordSchedule(note),
-				recordEvidence: (excerpt) => this.telemetry.recordEvidence(excerpt),
-				notifyOnce: (key, message, level) => this.notifyOnce(host, key, message, level),
-				reportCommitRefusals: (refused) => this.reportCommitRefusals(host, refused),
-			});
-			return planned ? this.drafts(planned, this.pricesAssumed(host)) : undefined;
+			const store = this.store(host);
+			await this.health.retry(store, host, this.options.brandNoun);
+			try {
+				const plan = decideCommit({
+					snap: this.snapshot(host),
+					options: this.options,
+					meter: this.meter,
+					host: this.hostFacts(host),
+					occupancy: this.occupancy(host, nextRequest),
+					paused: this.pauseReason() !== null,
+					actors: this.actors,
+					at: BOUNDARY_NAMES[at],
+				});
+				const planned = await runCommit(plan, {
+					options: this.options,
+					store,
+					host,
+					decide: (body) => void this.decide(host, body),
+					snapshot: () => this.snapshot(host),
+					recordSchedule: (note) => this.telemetry.recordSchedule(note),
+					recordEvidence: (excerpt) => this.telemetry.recordEvidence(excerpt),
+					notifyOnce: (key, message, level) => this.notifyOnce(host, key, message, level),
+					reportCommitRefusals: (refused) => this.reportCommitRefusals(host, refused),
+				});
+				this.boundaryFailed = null;
+				return planned ? this.drafts(planned, this.pricesAssumed(host)) : undefined;
+			} catch (error) {
+				this.boundaryFailed = errorMessage(error);
+				// A failed write: paused from here (pauseReason); the records appended name only sources written.
+				if (!(error instanceof StoreWriteError)) throw error;
+				return undefined;
+			} finally {
+				// The store's failure (a write here, or an action's since), told once per episode.
+				this.health.tell(this.options.brandNoun, host.notify);
+			}
 		});
 	}
 
@@ -261,13 +281,7 @@ export class FoldRuntime {
 	 * (the whole request the provider bills) when given, else the host's own estimate.
 	 */
 	occupancy(host: Pick<Host, "contextTokens" | "systemPrompt">, nextRequest?: readonly unknown[]): Occupancy {
-		if (nextRequest) {
-			const systemTokens = this.estimator.systemTokensOf(host.systemPrompt());
-			const tokens = requestMessageTokens(nextRequest) + systemTokens;
-			return { tokens, systemTokens, source: "pi-fold's estimate of the next request" };
-		}
-		const tokens = host.contextTokens();
-		return tokens === null ? { tokens: 0, source: "unknown" } : { tokens, source: "the host's context estimate" };
+		return this.estimator.occupancy(host.systemPrompt(), nextRequest, nextRequest ? null : host.contextTokens());
 	}
 
 	/** The window's estimated tokens now: the transcript as it shows, and the system prompt. */
@@ -324,22 +338,8 @@ export class FoldRuntime {
 		messages: readonly unknown[],
 	): { verdict: FenceVerdict; observation: RequestObservation | null } {
 		const digests = this.telemetry.digests(messages);
-		const conversation: unknown[] = [];
-		const conversationDigests: Uint8Array[] = [];
-		messages.forEach((message, i) => {
-			if ((message as { role?: unknown } | null)?.role === "system") return;
-			conversation.push(message);
-			conversationDigests.push(digests[i] as Uint8Array);
-		});
 		const budget = budgetFor(host.model(), this.options.providerTotalWindow);
-		const size = this.estimator.estimate(conversation, conversationDigests, host.systemPrompt());
-		const { overhead, rate } = this.meter.calibration;
-		const verdict = fence({
-			requestTokens: overhead + (size.messages + size.system) * rate,
-			newestUnitTokens: size.newestUnit * rate,
-			newestUnitName: newestUnitName(conversation),
-			budget,
-		});
+		const { verdict, size } = this.estimator.fence(messages, digests, host.systemPrompt(), this.calibration, budget);
 		if (verdict.message) this.telemetry.recordFence(verdict.message, verdict.abort);
 		if (verdict.abort) return { verdict, observation: null };
 		// A rewrite is attributed to what moved the window: a commit (from its first edit on), or a native compaction.
@@ -355,11 +355,15 @@ export class FoldRuntime {
 		this.meter.onUsage(usage.input + usage.cacheRead + usage.cacheWrite);
 	}
 
-	/** Decides beside a native compaction of `reason` (recorded; the notice, if any, told once). */
+	/** Decides beside a native compaction of `reason` (recorded, its notice told): the request now, the model in force. */
 	compaction(host: Host, reason: string): CompactionNote {
-		const note = compactionDecision(reason, inEstimatedTokens(this.snapshot(host), this.meter.calibration), {
+		const snap = this.snapshot(host);
+		const tokens = this.calibration.overhead + this.windowEstimate(host, snap) * this.calibration.rate;
+		const note = compactionDecision(reason, inEstimatedTokens(snap, this.calibration), {
 			...this.options,
-			paused: this.pauseReason(),
+			paused: this.health.briefly(this.pauseReason()),
+			boundaryFailed: this.boundaryFailed,
+			request: { tokens, budget: snap.budget },
 		});
 		const { notice, ...kept } = note;
 		this.telemetry.recordCompaction(kept);

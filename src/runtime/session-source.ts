@@ -2,7 +2,8 @@
 // (the store folder was deleted, or the session file was copied without it). The fold recorded the
 // SHA-256 and size of its source, the JSON lines of its leaves exactly as they were serialized when
 // it was made (src/lattice `foldSource`); the same leaves, read with their original messages from
-// the branch view, give the same bytes, and the same manifest (fold-write.ts). Bytes whose digest in
+// the branch (the context's entries, or any entry of the branch a compaction took out of the context:
+// `originalEntry`), give the same bytes, and the same manifest (fold-write.ts). Bytes whose digest in
 // neither form (manifest root, or the old concatenated source) is the recorded one are refused by
 // name, with both digests, as a damaged blob is: nothing unverified is returned. Pure.
 
@@ -20,7 +21,7 @@ export function sessionSource(view: BranchView, fold: FoldRecord): string {
 		const entry = originalEntry(view, id);
 		if (!entry)
 			throw new Error(
-				`fold ${fold.id}: its source (sha256 ${fold.sourceSha256}) is not in the store, and entry ${id} is not in this session's context to rebuild it from`,
+				`fold ${fold.id}: its source (sha256 ${fold.sourceSha256}) is not in the store, and entry ${id} is not on this session's branch to rebuild it from`,
 			);
 		leaves.push(entry);
 	}

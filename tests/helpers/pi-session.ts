@@ -83,6 +83,10 @@ export interface PiSessionSettings {
 	/** Reuse a session directory (for resume tests). */
 	sessionDir?: string;
 	contextWindow?: number;
+	/** More faux models beside `faux-1` (a session can switch to one with `setModel`). */
+	extraModels?: { id: string; contextWindow: number; maxTokens?: number }[];
+	/** The faux model the session starts on (default `faux-1`; a resume runs on it too). */
+	modelId?: string;
 	/** Native compaction settings; default disabled. */
 	compaction?: CompactionSettings;
 	/** Bind a recording UI in this mode (default: none, as in print mode: `ctx.hasUI` is false). */
@@ -170,7 +174,10 @@ export async function createPiSession(settings: PiSessionSettings, wiring: PiSes
 	const cwd = join(root, "cwd");
 	const sessionDir = settings.sessionDir ?? join(root, "sessions");
 	const faux = fauxProvider({
-		models: [{ id: "faux-1", contextWindow: settings.contextWindow ?? 128_000, maxTokens: 4096 }],
+		models: [
+			{ id: "faux-1", contextWindow: settings.contextWindow ?? 128_000, maxTokens: 4096 },
+			...(settings.extraModels ?? []).map((m) => ({ maxTokens: 4096, ...m })),
+		],
 	});
 	const provider = settings.provider;
 	let modelsPath: string | null = null;
@@ -185,8 +192,12 @@ export async function createPiSession(settings: PiSessionSettings, wiring: PiSes
 		allowModelNetwork: false,
 	});
 	modelRuntime.registerNativeProvider(faux.provider);
-	const model = provider ? modelRuntime.getModel(provider.name, provider.modelId) : faux.getModel();
-	if (!model) throw new Error(`model ${provider?.name}/${provider?.modelId} not found in models.json`);
+	const model = provider
+		? modelRuntime.getModel(provider.name, provider.modelId)
+		: settings.modelId
+			? faux.getModel(settings.modelId)
+			: faux.getModel();
+	if (!model) throw new Error(`model ${provider?.name ?? "faux"}/${provider?.modelId ?? settings.modelId} not found`);
 	const settingsManager = SettingsManager.inMemory({ compaction: settings.compaction ?? { enabled: false } });
 	if (settings.projectTrusted === false) settingsManager.setProjectTrusted(false);
 	let lastCtx: ExtensionContext | undefined;

@@ -2,15 +2,17 @@
 // in real in-process sessions. After a manual /compact, and after a threshold compaction pi-fold let
 // through, the agent's `search` finds a line of a fold made before it, `peek` reads it, and the
 // agent's `status`, `/context` (summary, tree, details) and Pi's footer count each fold once, the
-// same way: in the window, summarized by Pi and still readable, or unreadable (a summarized fold
-// whose source left the store is counted there, once). While automatic
+// same way: in the window, summarized by Pi and still readable (its source in the store, or rebuilt
+// from the session file's entries when the store has no copy), or unreadable (no copy in the store
+// and an entry gone from the session file: counted there, once). While automatic
 // folding is paused (a decision record refused), Pi's threshold compaction is not cancelled and the
 // human is told in one line why; the same session unpaused, with room to fold, still cancels it.
 
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { FauxResponseStep } from "@earendil-works/pi-ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSummaryRequest } from "../../bench/session/compaction-summarizer.ts";
+import type { FoldRecord } from "../../src/lattice/index.ts";
 import { foldForest, sourcePresence } from "../../src/runtime/index.ts";
 import { blobPath } from "../../src/verify/layout.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
@@ -122,9 +124,10 @@ function agree(h: Harness, early: string, seen: Awaited<ReturnType<typeof readsB
 }
 
 /** A 16k TUI session that folded early, then a manual /compact took those folds' entries out of the context. */
-async function compactedAfterFolding() {
+async function compactedAfterFolding(persistent = false) {
 	const h = await createHarness({
 		ui: "tui",
+		persistent,
 		contextWindow: 16_000,
 		compaction: { enabled: true, reserveTokens: 2_000, keepRecentTokens: 600 },
 		options: { summarizer: "deterministic" },
@@ -142,19 +145,41 @@ describe("folds outlive Pi's native compaction", () => {
 		agree(h, early, await readsBack(h, early));
 	});
 
-	it("a summarized fold whose source left the store: counted once, as unreadable, in every view", async () => {
+	it("a summarized fold whose source left the store: still readable, rebuilt from the session's entries", async () => {
 		const { h, early } = await compactedAfterFolding();
 		const state = h.runtime.snapshot(h.host()).state;
-		const gone = [...state.folds.values()].find((f) => f.brief === "the next two small probes");
-		if (!gone) throw new Error("no second fold");
-		const storeDir = (h.runtime.store(h.host()) as unknown as { dir: string }).dir;
-		rmSync(blobPath(storeDir, gone.sourceSha256), { force: true });
+		const gone = secondFold(state.folds.values());
+		rmSync(blobPath(storeDirOf(h), gone.sourceSha256), { force: true });
+		const seen = await readsBack(h, early);
+		agree(h, early, seen);
+		expect(seen.status).toContain(`summarized by Pi, still readable ${state.folds.size} · unreadable 0`);
+	});
+
+	it("no copy in the store and an entry gone from the session file: counted once, as unreadable, in every view", async () => {
+		const { h: first, early } = await compactedAfterFolding(true);
+		const gone = secondFold(first.runtime.snapshot(first.host()).state.folds.values());
+		rmSync(blobPath(storeDirOf(first), gone.sourceSha256), { force: true });
+		// The session file loses the result of call_s3 (hand-edited, say): its child hangs from its parent now.
+		const file = first.sessionFile() as string;
+		const lines = readFileSync(file, "utf8").split("\n");
+		const at = lines.findIndex((l) => l.includes('"toolCallId":"call_s3"') && l.includes('"role":"toolResult"'));
+		const { id, parentId } = JSON.parse(lines[at] as string) as { id: string; parentId: string };
+		lines.splice(at, 1);
+		writeFileSync(file, lines.map((l) => l.replace(`"parentId":"${id}"`, `"parentId":"${parentId}"`)).join("\n"));
+		const h = await createHarness({
+			ui: "tui",
+			openFile: file,
+			sessionDir: first.sessionDir,
+			contextWindow: 16_000,
+			options: { summarizer: "deterministic" },
+		});
+		const state = h.runtime.snapshot(h.host()).state;
 		const seen = await readsBack(h, early);
 		expect(seen.search).toMatch(new RegExp(`^1\\. ${early} · `, "m"));
 		expect(seen.status).toContain(`Folds: ${state.folds.size} · in the window 0 (`);
 		expect(seen.status).toContain("summarized by Pi, still readable 1 · unreadable 1");
 		expect(seen.status).toContain(
-			`Unreadable: ${gone.id} (its source (sha256 ${gone.sourceSha256.slice(0, 16)}…) is not in the fold store)`,
+			`Unreadable: ${gone.id} (its source (sha256 ${gone.sourceSha256.slice(0, 16)}…) is not in the fold store, and entry ${id} is not on this branch to rebuild it from)`,
 		);
 		expect(seen.context).toMatch(/^Folds: 1 summarized by Pi, still readable, 1 unreadable$/m);
 		expect(seen.context).not.toContain(gone.id);
@@ -163,6 +188,17 @@ describe("folds outlive Pi's native compaction", () => {
 		expect(seen.footer).toMatch(/^pi-fold: 2 folds \(1 summarized by Pi\)/);
 	});
 });
+
+/** The agent's second fold (the next two small probes). */
+function secondFold(folds: Iterable<FoldRecord>): FoldRecord {
+	const found = [...folds].find((f) => f.brief === "the next two small probes");
+	if (!found) throw new Error("no second fold");
+	return found;
+}
+
+function storeDirOf(h: Harness): string {
+	return (h.runtime.store(h.host()) as unknown as { dir: string }).dir;
+}
 
 /** Entries outside every fold: protecting them all leaves pi-fold nothing it may fold. */
 function rawIds(h: Harness): string[] {

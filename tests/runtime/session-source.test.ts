@@ -1,6 +1,7 @@
 // A fold's source rebuilt from the branch's own entries (src/runtime/session-source.ts): the same
-// bytes the fold stored, verified against its recorded SHA-256; an entry that changed since, or
-// one the context no longer holds, is refused by the fold's name with both digests.
+// bytes the fold stored, verified against its recorded SHA-256, from the context's entries or, for an
+// entry a compaction took out of the context, from the whole branch the host reads; an entry that
+// changed since, or one the branch does not hold, is refused by the fold's name.
 
 import { describe, expect, it } from "vitest";
 import { type FoldRecord, foldId, foldSource } from "../../src/lattice/index.ts";
@@ -15,7 +16,8 @@ const messages: Record<string, TranscriptMessage> = {
 	u2: { role: "user", content: "thanks", timestamp: 3 },
 };
 
-function view(overrides: Record<string, TranscriptMessage> = {}, drop: string[] = []) {
+/** A view whose context lacks `drop`; with `branch`, the branch still holds them (a compaction summarized them). */
+function view(overrides: Record<string, TranscriptMessage> = {}, drop: string[] = [], branch = false) {
 	const all = { ...messages, ...overrides };
 	const ids = Object.keys(all).filter((id) => !drop.includes(id));
 	const entry = (id: string) => ({ id, type: "message" });
@@ -24,6 +26,7 @@ function view(overrides: Record<string, TranscriptMessage> = {}, drop: string[] 
 		branch: ids.map(entry),
 		context: ids.map((id) => ({ entry: entry(id), message: all[id] })),
 		decisionType: "pi-fold:decision",
+		...(branch ? { branchEntry: (id: string) => (all[id] ? { id, message: all[id] } : undefined) } : {}),
 	});
 }
 
@@ -58,10 +61,17 @@ describe("sessionSource", () => {
 		);
 	});
 
-	it("refuses when an entry is no longer in the context, naming it", () => {
+	it("rebuilds from the branch an entry a compaction took out of the context", () => {
+		const fold = foldOf(["u1", "a1"]);
+		const compacted = view({}, ["u1", "a1"], true);
+		expect(compacted.transcript.map((e) => e.id)).toEqual(["u2"]);
+		expect(sha256Hex(sessionSource(compacted, fold))).toBe(fold.sourceSha256);
+	});
+
+	it("refuses when the branch does not hold an entry, naming it", () => {
 		const fold = foldOf(["u1", "a1"]);
 		expect(() => sessionSource(view({}, ["a1"]), fold)).toThrow(
-			`fold ${fold.id}: its source (sha256 ${fold.sourceSha256}) is not in the store, and entry a1 is not in this session's context to rebuild it from`,
+			`fold ${fold.id}: its source (sha256 ${fold.sourceSha256}) is not in the store, and entry a1 is not on this session's branch to rebuild it from`,
 		);
 	});
 });

@@ -169,9 +169,13 @@ export function renderSearch(
 	const excerpts = blocks.map((b) => excerpt(b, budget, ask.person));
 	const shownBytes = excerpts.reduce((n, e) => n + e.bytes, 0);
 	const mode = args.regex ? "regex, case-insensitive" : "literal, case-insensitive";
+	const rebuilt =
+		findings.rebuilt > 0
+			? `, ${findings.rebuilt.toLocaleString("en-US")} rebuilt from the session's entries (the fold store has no copy)`
+			: "";
 	const head = ask.person
-		? `Search for ${JSON.stringify(args.pattern)} in the exact originals of the folds (${pluralize(findings.sources, "original")} read, each SHA-256 verified): ${pluralize(findings.total, "match", "matches")}, page ${args.page} of ${pages}`
-		: `[search ${JSON.stringify(args.pattern)} · ${mode} · ${pluralize(findings.total, "match", "matches")} · page ${args.page}/${pages} · ${pluralize(findings.sources, "source")} (${findings.bytes.toLocaleString("en-US")} bytes) read once each and verified (sha256) before any byte was shown · ${shownBytes.toLocaleString("en-US")} bytes of source shown]`;
+		? `Search for ${JSON.stringify(args.pattern)} in the exact originals of the folds (${pluralize(findings.sources, "original")} read, each SHA-256 verified${rebuilt}): ${pluralize(findings.total, "match", "matches")}, page ${args.page} of ${pages}`
+		: `[search ${JSON.stringify(args.pattern)} · ${mode} · ${pluralize(findings.total, "match", "matches")} · page ${args.page}/${pages} · ${pluralize(findings.sources, "source")} (${findings.bytes.toLocaleString("en-US")} bytes) read once each and verified (sha256) before any byte was shown${rebuilt} · ${shownBytes.toLocaleString("en-US")} bytes of source shown]`;
 	const body = blocks.flatMap((b, i) => [b.head, (excerpts[i] as { text: string }).text, ...b.rest]);
 	const none = findings.total === 0 ? ["No match in the verified sources."] : [];
 	const text = [head, ...none, ...body, ...tail].join("\n");
@@ -197,6 +201,7 @@ export function renderSearch(
 				actual: f.result.actual,
 			})),
 			sources: findings.sources,
+			rebuilt: findings.rebuilt,
 			scannedBytes: findings.bytes,
 			shownBytes,
 			stopped: findings.stopped,

@@ -46,6 +46,8 @@ export interface SearchFindings {
 	readonly total: number;
 	readonly failed: { fold: PlacedFold; result: Extract<BlobSearchResult, { ok: false }>; instead: string[] }[];
 	readonly sources: number;
+	/** Of those, sources the store had no copy of, rebuilt from the session's entries and verified. */
+	readonly rebuilt: number;
 	readonly sourcesPlanned: number;
 	readonly bytes: number;
 	readonly stopped: string | null;

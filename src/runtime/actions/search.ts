@@ -4,15 +4,20 @@
 // against its SHA-256 and scanned from the same bytes by the fold store. Top-level sources hold
 // their nested folds' entries, so each entry is scanned once; a hit is reported in the innermost
 // fold that holds it, at its byte offset in that fold's own source (the scanner reports where each
-// nested fold's first entry starts), with a ready peek call. A source that fails verification shows
-// none of its bytes: it is named, and the folds nested in it are searched instead. It records
-// nothing and never changes the window. Rendering is search-render.ts.
+// nested fold's first entry starts), with a ready peek call. A source the store has no copy of (the
+// store deleted, a blob gone) is rebuilt from the session's own entries, every entry of the branch
+// (those Pi's compaction summarized too), verified against the fold's SHA-256 and scanned, as peek
+// and expand read it. A source that fails verification shows none of its bytes: it is named, and the
+// folds nested in it are searched instead. It records nothing and never changes the window.
+// Rendering is search-render.ts.
 
+import { errorMessage } from "../../common/index.ts";
 import { isFileReadTool, type PlacedFold } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
-import type { BlobSearchResult, CompiledQuery, FileState } from "../../store/index.ts";
-import { compileQuery } from "../../store/index.ts";
+import type { BlobSearchResult, CompiledQuery, FileState, SearchTarget } from "../../store/index.ts";
+import { compileQuery, searchVerifiedBytes } from "../../store/index.ts";
 import { foldForest, sourcePresence, summarizedFold, summarizedSnapshot } from "../fold-forest.ts";
+import { sessionSource } from "../session-source.ts";
 import { readsUnder, staleOf } from "../stale.ts";
 import { annotate, type SearchNotes } from "./search-notes.ts";
 import { AGENT_ASK, humanAsk, renderSearch } from "./search-render.ts";
@@ -123,6 +128,7 @@ function merged(found: readonly SearchFindings[], unread: readonly { id: string;
 		total: found.reduce((n, f) => n + f.total, 0),
 		failed: [...failed, ...found.flatMap((f) => f.failed)],
 		sources: found.reduce((n, f) => n + f.sources, 0),
+		rebuilt: found.reduce((n, f) => n + f.rebuilt, 0),
 		sourcesPlanned: found.reduce((n, f) => n + f.sourcesPlanned, 0),
 		bytes: found.reduce((n, f) => n + f.bytes, 0),
 		stopped: found.find((f) => f.stopped !== null)?.stopped ?? null,
@@ -160,6 +166,7 @@ async function find(
 	let pending = scope;
 	let stopped: string | null = null;
 	let sources = 0;
+	let rebuilt = 0;
 	let planned = 0;
 	let bytes = 0;
 	for (let round = 0; pending.length > 0 && stopped === null && round < FALLBACK_ROUNDS; round++) {
@@ -169,10 +176,14 @@ async function find(
 		const run = await store.search(targets, query, { maxHits, timeLimitMs });
 		stopped = run.stopped;
 		const next: PlacedFold[] = [];
-		run.results.forEach((result, i) => {
+		run.results.forEach((stored, i) => {
 			const fold = pending[i] as PlacedFold;
+			// No copy in the store: the session's entries stand in, verified against the fold's digest.
+			const missing = stored !== undefined && !stored.ok && stored.failure === "missing";
+			const result = missing ? rebuiltScan(snap, fold, targets[i] as SearchTarget, query, maxHits) : stored;
 			if (!result) return;
 			sources++;
+			if (missing && result.ok) rebuilt++;
 			bytes += result.bytes;
 			if (result.ok) found.push({ fold, result });
 			else {
@@ -186,7 +197,29 @@ async function find(
 	const hits = found.flatMap(({ fold, result }) => placeHits(snap, fold, result));
 	hits.sort((a, b) => a.at - b.at || a.hit.offset - b.hit.offset);
 	const total = found.reduce((sum, f) => sum + f.result.hitCount, 0);
-	return { hits, total, failed, sources, sourcesPlanned: planned, bytes, stopped };
+	return { hits, total, failed, sources, rebuilt, sourcesPlanned: planned, bytes, stopped };
+}
+
+/**
+ * `fold`'s source rebuilt from the branch's entries (session-source.ts: every leaf, compacted ones
+ * too, hashing to the fold's recorded digest) and scanned; a rebuild that fails is the source's
+ * failure, naming why, and none of its bytes are shown.
+ */
+function rebuiltScan(
+	snap: Snapshot,
+	fold: PlacedFold,
+	target: SearchTarget,
+	query: CompiledQuery,
+	maxHits: number,
+): BlobSearchResult {
+	let source: string;
+	try {
+		source = sessionSource(snap.view, fold.record);
+	} catch (error) {
+		const detail = errorMessage(error);
+		return { sha256: target.sha256, ok: false, failure: "missing", actual: null, detail, bytes: 0 };
+	}
+	return searchVerifiedBytes(new TextEncoder().encode(source), target, query, { maxHits });
 }
 
 /** Places each hit of `scanned`'s source in the innermost fold holding its entry. */

@@ -1,7 +1,8 @@
 // Searching one stored blob: each chunk is read once, hashed (SHA-256, node:crypto) and scanned from
 // the same bytes, so what a hit shows is exactly what was verified. A blob whose digest is not its
 // name (or that is missing, a symlink, or not a regular file) keeps none of its hits: the result
-// names it and says why. Reads are synchronous (this runs on a search worker thread, or in-thread
+// names it and says why. A source the caller rebuilt and verified itself (from the session's own
+// entries, when the store has no copy) is scanned as it is (`searchVerifiedBytes`). Reads are synchronous (this runs on a search worker thread, or in-thread
 // for a memory store) with O_NOFOLLOW | O_NONBLOCK (a FIFO planted in the store opens at once and is
 // refused as not a regular file, as the fold store's reads do), one reusable window per scanner.
 // Does its own file I/O.
@@ -199,5 +200,23 @@ export function searchBlobBytes(
 	const actual = hasher.digest("hex");
 	if (actual !== target.sha256)
 		return failed(target.sha256, "mismatch", "the blob does not hash to its name", actual, bytes.length);
+	return { sha256: target.sha256, ok: true, ...scanner.outcome() };
+}
+
+/**
+ * Scans bytes the caller has verified against `target.sha256` by other means (a fold's source rebuilt
+ * from the session's entries and checked against the fold's digest, in either of its forms): no hash
+ * here, the result carries `target.sha256`.
+ */
+export function searchVerifiedBytes(
+	bytes: Uint8Array,
+	target: SearchTarget,
+	query: CompiledQuery,
+	options: BlobSearchOptions,
+): BlobSearchResult {
+	const scanner = new BlobScanner(query, { maxHits: options.maxHits, anchors: new Set(target.anchors ?? []), scratch });
+	if (bytes.length === 0) scanner.commit(0, true);
+	for (let at = 0; at < bytes.length; at += SEARCH_READ_BYTES)
+		scanner.push(bytes.subarray(at, at + SEARCH_READ_BYTES), at + SEARCH_READ_BYTES >= bytes.length);
 	return { sha256: target.sha256, ok: true, ...scanner.outcome() };
 }
