@@ -84,9 +84,12 @@ export function fullText(message: TranscriptMessage): string {
 	return parts.join("\n");
 }
 
-/** The first 160 characters of a user message of 40 or more, or undefined (shorter, or not the user's text). */
+/**
+ * The first 160 characters of a user message of 40 or more, its surrounding whitespace left out (a brief
+ * quoting it trims it), or undefined (shorter, or not the user's text).
+ */
 export function userOpening(message: TranscriptMessage): string | undefined {
 	if (message.role !== "user") return undefined;
 	const text = contentText(message.content, "\n");
-	return text.length >= 40 ? text.slice(0, 160) : undefined;
+	return text.length >= 40 ? text.trim().slice(0, 160) : undefined;
 }

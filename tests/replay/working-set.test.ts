@@ -114,10 +114,10 @@ describe("the working set of a session", () => {
 		]);
 	});
 
-	it("drops a fact the agent named before any tool result did, and looks a user message up by its first 160 characters", () => {
+	it("drops a fact the agent named before any tool result did; looks a user message up by its first 160 characters, trimmed", () => {
 		const messages = session();
 		messages[1] = { id: "e1", message: call("c1", "Looking for src/widgets/keys.ts now.") };
-		messages[0] = { id: "e0", message: user(`Find it. ${"The widget registry is slow. ".repeat(10)}`) };
+		messages[0] = { id: "e0", message: user(`\n Find it. ${"The widget registry is slow. ".repeat(10)}`) };
 		const plan = planWorkingSet(messages, "deadbeef01", (i) => i === 0);
 		expect((plan.facts.get(7) ?? []).map((id) => plan.index.needles[id]).sort()).toEqual(["65536", "resolveWidgetKey"]);
 		const opening = plan.index.needles[plan.users[0]?.needle ?? -1];
