@@ -71,7 +71,7 @@ export function fidelityCells(f: Fidelity): string[] {
 	return [
 		int(p.facts),
 		`${pct(p.missing, p.facts)} (${pct(a.missing, a.facts)})`,
-		p.users.lookups > 0 ? `${share(p.users.gone, p.users.lookups)} (${share(a.users.gone, a.users.lookups)})` : "-",
+		p.users.lookups > 0 ? `${pct(p.users.gone, p.users.lookups)} (${pct(a.users.gone, a.users.lookups)})` : "-",
 		int(f.recalls.requests),
 		ratio(f.recalls.ratio),
 	];
