@@ -1,12 +1,13 @@
 // The replay as the person who ran it reads it: what happened in the session (recorded) beside what
 // pi-fold would have done (estimated), row by row, with where each number came from, the
-// estimator's check, and the chart (each request's size in both, against the window and pi-fold's
+// estimator's check, how its window held the agent's working set (fidelity-report.ts), and the chart (each request's size in both, against the window and pi-fold's
 // limits). Pure.
 
 import type { ChartInput } from "../chart/index.ts";
 import { niceStep } from "../chart/index.ts";
 import { nounFor, plural } from "../common/index.ts";
 import { QUIET_OCCUPANCY } from "../policy/index.ts";
+import { fidelityLines, recallRows } from "./fidelity-report.ts";
 import type { Prices } from "./recorded-session.ts";
 import { chartNote, divergenceNote, limitsLines, overLimitNote } from "./replay-notes.ts";
 import type { ReplayResult } from "./replay-session.ts";
@@ -93,6 +94,7 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 			usd(r.recordedCost.dollars + r.recordedCost.summaries),
 			usd(r.pifold.cost + r.pifold.briefs.cost),
 		),
+		...recallRows(r, row),
 		row("Peak request", int(n.peak), int(f.peak)),
 		row(
 			"Compactions / folds",
@@ -108,6 +110,9 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		`Every folded entry stays in pi-fold's fold store byte for byte, addressed and verified by SHA-256; peek or expand brings it back.`,
 		"Left out: the replay sends the session's own replies, so where the session did not read a file again it cannot see an agent going back to what pi-fold folded (a peek, a search); each costs a request more than this estimate.",
 		...heldLine(r),
+		"",
+		...fidelityLines(r),
+		"",
 		`Estimates: the simulator's count of each request times ${r.calibration.slope.toFixed(3)}, plus ${int(r.calibration.intercept)} tokens a request the file does not carry (system prompt and tools), fitted on the same session as it ran.`,
 		`Estimator check: that session as it ran, estimated the same way: ${int(r.check.prompt)} prompt tokens, ${usd(r.check.cost)} (recorded: ${int(n.requests.input + n.requests.cacheRead + n.requests.cacheWrite)}, ${usd(r.recordedCost.dollars)}).`,
 	];

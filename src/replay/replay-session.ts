@@ -12,7 +12,9 @@
 // (compactions and all) and an intercept and a slope are fitted from that simulation's request sizes
 // to the file's recorded ones (replay-calibration.ts); its bill at the same prices is reported
 // beside the recorded one as the estimator's check. The runtime's meter is told the calibrated bills, as a live session learns the
-// provider's counts, so the policy sizes its commits and its fence in the session's tokens.
+// provider's counts, so the policy sizes its commits and its fence in the session's tokens. At each
+// request both windows, pi-fold's and the session's as it ran, are read for how they hold the agent's
+// working set (fidelity.ts), and pi-fold's can be handed to the caller as sent (`onWindow`).
 // Pure apart from the in-memory store.
 
 import { type PiFoldOptions, type ResolvedOptions, resolveOptions } from "../options/index.ts";
@@ -24,10 +26,12 @@ import {
 	MemoryStore,
 	PrefixCache,
 	type ReplayMessage,
+	type SimRequest,
 	SimSession,
 	type SimUsage,
 } from "../simulate/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
+import { type Fidelity, fidelityOf, watchFidelity } from "./fidelity.ts";
 import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
 import { impliedPrices, type NativeFigures, nativeFigures, type Prices } from "./recorded-session.ts";
 import { costOf, type EstimatedRequest, estimated, freshRate, type Pricing, peekRequests } from "./replay-bills.ts";
@@ -56,6 +60,20 @@ export interface ReplayOptions {
 	readonly options?: PiFoldOptions;
 	/** Where the window and the output reserve came from, in the report's words (default: given). */
 	readonly limitsFrom?: { readonly window: string; readonly maxOutput: string };
+	/** Called with each request pi-fold's window sends, in order (`pi-fold replay --requests`). */
+	readonly onWindow?: (window: ReplayWindow) => void;
+}
+
+/** One request of the pi-fold replay as its window sends it. */
+export interface ReplayWindow {
+	/** 1-based, in the order sent (a recall's peek, billed apart, is not one). */
+	readonly request: number;
+	/** The reply it produced (1-based, as in the session). */
+	readonly reply: number;
+	/** Its estimated prompt, in the session's tokens. */
+	readonly tokens: number;
+	/** The messages sent: the system prompt (when there is one), then the conversation. */
+	readonly messages: readonly TranscriptMessage[];
 }
 
 interface PiFoldFigures {
@@ -115,6 +133,8 @@ export interface ReplayResult {
 	/** The session as it ran, estimated the way pi-fold's replay is: the estimator's check. */
 	readonly check: { readonly prompt: number; readonly cost: number };
 	readonly pifold: PiFoldFigures;
+	/** How pi-fold's windows and the session's as it ran held the agent's working set; the recalls (fidelity.ts). */
+	readonly fidelity: Fidelity;
 }
 
 /** The simulated model: its window and the output it reserves. */
@@ -138,8 +158,11 @@ function recordedCost(native: NativeFigures, prices: Prices): ReplayResult["reco
 	};
 }
 
+/** Called before each reply of the session as it ran, with the session as it stands (its window). */
+type AsRanObserver = (entry: SessionFile["branch"][number], session: SimSession) => void;
+
 /** The session as it ran, simulated: each billed reply's request size and cache bill, in simulator tokens. */
-function simulateRecorded(file: SessionFile, model: SimModel, ttl: number) {
+function simulateRecorded(file: SessionFile, model: SimModel, ttl: number, observe?: AsRanObserver) {
 	const systemPrompt = systemPromptOf(file.branch);
 	let clock = 0;
 	const session = new SimSession({ model, systemPrompt, now: () => clock });
@@ -147,6 +170,7 @@ function simulateRecorded(file: SessionFile, model: SimModel, ttl: number) {
 	const out: { prompt: number; fresh: number; cacheRead: number }[] = [];
 	feedAsRecorded(file.branch, session, (entry, idleMs) => {
 		clock += idleMs;
+		observe?.(entry, session);
 		if (entry.type !== "message" || !entry.message.usage) return;
 		const system: TranscriptMessage = { role: "system", content: systemPrompt };
 		const u = cache.request([system, ...session.llmMessages()], clock);
@@ -172,8 +196,15 @@ function foldFigures(runtime: FoldRuntime, session: SimSession) {
 }
 
 /** The calibration (fitted from the simulator's count of the session as it ran to its recorded prompts) and the check. */
-function calibrate(file: SessionFile, native: NativeFigures, model: SimModel, ttl: number, price: Pricing) {
-	const recorded = simulateRecorded(file, model, ttl);
+function calibrate(
+	file: SessionFile,
+	native: NativeFigures,
+	model: SimModel,
+	ttl: number,
+	price: Pricing,
+	observe?: AsRanObserver,
+) {
+	const recorded = simulateRecorded(file, model, ttl, observe);
 	const calibration = fitCalibration(
 		recorded.flatMap((r, i) => {
 			const prompt = native.prompts[i]?.prompt;
@@ -199,6 +230,7 @@ async function runPiFold(
 	ttl: number,
 	calibration: Calibration,
 	resultFor?: DriveOptions["resultFor"],
+	onRequest?: (request: SimRequest, sent: readonly TranscriptMessage[], session: SimSession) => void,
 ) {
 	const resolved = resolveOptions({
 		...options.options,
@@ -222,6 +254,9 @@ async function runPiFold(
 		cacheTtlMs: ttl,
 		bill,
 		...(resultFor ? { resultFor } : {}),
+		...(onRequest
+			? { onRequest: (r: SimRequest, sent: readonly TranscriptMessage[]) => onRequest(r, sent, session) }
+			: {}),
 	});
 	return { runtime, session, result, briefs };
 }
@@ -240,16 +275,32 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 		cacheTtlMs: ttl,
 		...(priced ? { cost: prices } : {}),
 	};
-	const { calibration, check } = calibrate(file, native, model, ttl, price);
 	const messages = replayMessages(file.branch, file.entries);
+	const systemPrompt = systemPromptOf(file.branch);
+	// The working set's windows: the session's as it ran (in the estimator's check), and pi-fold's.
+	const watch = watchFidelity(file.branch, messages, systemPrompt);
+	const { calibration, check } = calibrate(file, native, model, ttl, price, (entry, session) => {
+		const at = watch.indexOf(entry.id);
+		if (at !== undefined && entry.type === "message" && entry.message.role === "assistant")
+			watch.asRan.observe(at, session.entries);
+	});
+	let sent = 0;
+	let unmatched = 0;
+	const system: TranscriptMessage[] = systemPrompt ? [{ role: "system", content: systemPrompt }] : [];
+	const onRequest = (r: SimRequest, conversation: readonly TranscriptMessage[], session: SimSession) => {
+		if (watch.pifold.observe(r.at, session.entries).size !== conversation.length) unmatched++;
+		const tokens = Math.round(calibratedBill(calibration, r).prompt);
+		const reply = watch.replyOf(r.at);
+		options.onWindow?.({ request: ++sent, reply, tokens, messages: [...system, ...conversation] });
+	};
 	// The session's unchanged rereads go as the recall pi-fold's guidelines call for (its search for the file).
 	const rereads = findRereads(messages);
 	const recall = recallRereads(rereads.paths);
-	const run = await runPiFold(file, messages, options, model, ttl, calibration, recall.resultFor);
-	const requests = [
-		...estimated(run.result.requests, messages, calibration, prices, price.fresh),
-		...peekRequests(recall.followUps, messages, run.result.requests, calibration, price),
-	].sort((a, b) => a.reply - b.reply);
+	const run = await runPiFold(file, messages, options, model, ttl, calibration, recall.resultFor, onRequest);
+	const own = estimated(run.result.requests, messages, calibration, prices, price.fresh);
+	const requests = [...own, ...peekRequests(recall.followUps, messages, run.result.requests, calibration, price)].sort(
+		(a, b) => a.reply - b.reply,
+	);
 	// The same replay with those reads sent as recorded, for the figure beside it.
 	const asRecorded = rereads.reads === 0 ? null : await runPiFold(file, messages, options, model, ttl, calibration);
 	const totalOf = (r: readonly EstimatedRequest[], briefs: BriefMeter) =>
@@ -263,6 +314,17 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 	const serving = budgetFor(model, undefined);
 	const budget = serving.budgetTokens;
 	const overflows = requests.filter((r) => r.prompt > options.window).map((r) => r.reply);
+	const recorded = recordedCost(native, prices);
+	const briefs = run.briefs.bill(calibration.slope, prices);
+	const fidelity = fidelityOf(watch.pifold.figures(), watch.asRan.figures(), own, price, {
+		pifold: total((r) => r.cost) + briefs.cost,
+		asRan: check.cost + recorded.summaries,
+	});
+	const problems = [...run.result.errors];
+	if (unmatched > 0)
+		problems.push(
+			`the working-set measure read ${unmatched} windows apart from the messages sent; its figures may be off`,
+		);
 	const stopped = `pi-fold's fence would have stopped the session at reply ${requests.length + 1}: no lossless fold could bring that request under pi-fold's limit of ${budget.toLocaleString("en-US")} tokens`;
 	return {
 		sessionId: file.id,
@@ -278,7 +340,7 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 		pricesFrom: options.prices ? "the prices given" : "the file's own costs",
 		messages: messages.length,
 		native,
-		recordedCost: recordedCost(native, prices),
+		recordedCost: recorded,
 		calibration,
 		check,
 		pifold: {
@@ -290,12 +352,13 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 			cost: total((r) => r.cost),
 			peak: requests.reduce((m, r) => Math.max(m, r.prompt), 0),
 			...foldFigures(run.runtime, run.session),
-			briefs: run.briefs.bill(calibration.slope, prices),
+			briefs,
 			heldRereads: { reads: rereads.reads, chars: rereads.chars, ...recall.sent, costAsRecorded },
 			overflows,
 			stopped: run.result.stopped ? stopped : null,
-			problems: [...run.result.errors],
+			problems,
 			divergences: run.result.divergences,
 		},
+		fidelity,
 	};
 }

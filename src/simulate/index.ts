@@ -10,7 +10,7 @@ export type { SimEntry } from "./entries.ts";
 export { commandWords, type HumanStep } from "./human-commands.ts";
 export { MemoryStore } from "./memory-store.ts";
 export { type CompactionSettings, prepareCompaction, projectedContextTokens } from "./pi-compaction.ts";
-export { messageOf, projectedMessages, toLlm } from "./pi-projection.ts";
+export { contextEntries, messageOf, projectedMessages, toLlm } from "./pi-projection.ts";
 export { PrefixCache, type SimUsage } from "./prefix-cache.ts";
 export { SimSession } from "./sim-session.ts";
 export { syntheticSession } from "./synthetic.ts";

@@ -132,7 +132,7 @@ describe("a folder of sessions with no --window", () => {
 		const rows = run.stdout.split("\n").filter((l) => l.startsWith("| a.jsonl") || l.startsWith("| b.jsonl"));
 		expect(rows[0]).toMatch(/^\| a\.jsonl \| \d+ \| \$/);
 		expect(rows[1]).toBe(
-			"| b.jsonl | - | - | - | - | - | - | not replayed: --window N is required: a session file does not record the model's context window, and pi-ai's model list has no entry for faux/faux-1 |",
+			"| b.jsonl | - | - | - | - | - | - | - | - | - | - | - | not replayed: --window N is required: a session file does not record the model's context window, and pi-ai's model list has no entry for faux/faux-1 |",
 		);
 	});
 });

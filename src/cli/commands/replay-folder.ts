@@ -8,6 +8,10 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { nounFor } from "../../common/index.ts";
 import {
+	FIDELITY_CAVEAT,
+	FIDELITY_HEADS,
+	fidelityCells,
+	fidelityTotalCells,
 	LimitsError,
 	parseSessionFile,
 	type ReplayOptions,
@@ -71,6 +75,7 @@ export function renderFolder(dir: string, rows: readonly FolderRow[], window: nu
 		"ratio",
 		"compactions",
 		"pi-fold commits",
+		...FIDELITY_HEADS,
 		"notes",
 	];
 	const lines = [
@@ -87,7 +92,12 @@ export function renderFolder(dir: string, rows: readonly FolderRow[], window: nu
 	let commits = 0;
 	for (const row of rows) {
 		if ("problem" in row) {
-			lines.push(`| ${row.file} | - | - | - | - | - | - | not replayed: ${row.problem} |`);
+			lines.push(
+				`| ${row.file} | ${head
+					.slice(2)
+					.map(() => "- | ")
+					.join("")}not replayed: ${row.problem} |`,
+			);
 			continue;
 		}
 		const r = row.result;
@@ -99,12 +109,16 @@ export function renderFolder(dir: string, rows: readonly FolderRow[], window: nu
 		after += pifoldTotal(r);
 		const ratio = recordedTotal(r) > 0 ? `${(pifoldTotal(r) / recordedTotal(r)).toFixed(2)}x` : "-";
 		lines.push(
-			`| ${row.file} | ${int(r.pifold.requests.length)} | ${usd(recordedTotal(r))} | ${usd(pifoldTotal(r))} | ${ratio} | ${r.native.compactions} | ${r.pifold.commits} | ${notes(r)} |`,
+			`| ${row.file} | ${int(r.pifold.requests.length)} | ${usd(recordedTotal(r))} | ${usd(pifoldTotal(r))} | ${ratio} | ${r.native.compactions} | ${r.pifold.commits} | ${fidelityCells(r.fidelity).join(" | ")} | ${notes(r)} |`,
 		);
 	}
 	const ratio = before > 0 ? `${(after / before).toFixed(2)}x` : "-";
+	const results = rows.flatMap((row) => ("result" in row ? [row.result] : []));
 	lines.push(
-		`| total (${replayed} replayed) | ${int(requests)} | ${usd(before)} | ${usd(after)} | ${ratio} | ${compactions} | ${commits} | |`,
+		`| total (${replayed} replayed) | ${int(requests)} | ${usd(before)} | ${usd(after)} | ${ratio} | ${compactions} | ${commits} | ${fidelityTotalCells(results).join(" | ")} | |`,
+		"",
+		"facts: what the replies used from tool results at least 3 requests back; missing %: of those, in neither pi-fold's window nor a brief (as it ran: the session's own window); user msgs gone %: of the user's messages (40+ characters), each looked up at every later request, the lookups that found it in no form; recalls: pi-fold's requests that lacked a fact, each priced as a search and a peek; with recalls: pi-fold's total with them over the session as it ran estimated the same way.",
+		FIDELITY_CAVEAT,
 	);
 	return `${lines.join("\n")}\n`;
 }

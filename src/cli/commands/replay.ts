@@ -1,12 +1,13 @@
 // `pi-fold replay [options] FILE|DIR` (bundle build/cli-replay.js): what pi-fold would have done in a
 // session you already ran. Reads the Pi session file (no Pi needed), replays it offline through
 // pi-fold's policy (src/replay, no model calls), prints the session as it ran beside the session
-// with pi-fold, and writes the chart. Without --window or --max-output it takes the model's own from
+// with pi-fold, how each held the agent's working set, and writes the chart (and, with --requests,
+// every request pi-fold's window sends, as JSON lines). Without --window or --max-output it takes the model's own from
 // pi-ai's catalog entry for the model the file names (replay-model.ts), and says so. Bad input is
 // one line naming the line of the file (exit 1);
 // bad usage exit 2. Does its own I/O (the session file, the settings file, stdout, the chart).
 
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../args/index.ts";
@@ -36,8 +37,9 @@ const REPLAY_COMMAND = {
 		"Replays the Pi session file FILE offline through pi-fold's policy, with no model calls, and prints what\n" +
 		"happened in the session (requests, tokens and cost from the file's own usage, compactions, peak) beside\n" +
 		"what pi-fold would have done (folds, commits, request sizes, estimated tokens and cost at the session's\n" +
-		"prices, peak, what stays recoverable). Writes the chart as SVG beside FILE. Given a folder DIR, replays every\n" +
-		"session file (*.jsonl) in it and prints one row each and the total.",
+		"prices, peak, what stays recoverable), and how each window held the facts the agent went on to use (its\n" +
+		"working set) and the user's earlier messages. Writes the chart as SVG beside FILE. Given a folder DIR,\n" +
+		"replays every session file (*.jsonl) in it and prints one row each and the total.",
 	flags: {
 		window: {
 			kind: "integer",
@@ -81,6 +83,11 @@ const REPLAY_COMMAND = {
 		},
 		"no-chart": { kind: "boolean", help: "write no chart" },
 		json: { kind: "boolean", help: "print the replay as JSON instead of the table" },
+		requests: {
+			kind: "string",
+			value: "FILE",
+			help: "write each request pi-fold's window sends to FILE, one JSON object per line (request, reply, tokens, messages)",
+		},
 	},
 	notes: "Exit status: 0 replayed, 1 FILE is not a readable Pi session file (the line is named), 2 bad usage.",
 } satisfies CommandSpec;
@@ -151,6 +158,25 @@ function settingsOf(path: string | undefined) {
 	return file.values;
 }
 
+/** Runs `replay` with, when `path` is given, each request's window written to it as a JSON line. */
+async function withRequests<T>(
+	path: string | undefined,
+	replay: (onWindow?: NonNullable<ReplayOptions["onWindow"]>) => Promise<T>,
+): Promise<T> {
+	if (path === undefined) return replay();
+	let fd: number;
+	try {
+		fd = openSync(path, "w");
+	} catch (error) {
+		throw new InputError(`cannot write --requests ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+	}
+	try {
+		return await replay((w) => void writeSync(fd, `${JSON.stringify(w)}\n`));
+	} finally {
+		closeSync(fd);
+	}
+}
+
 export async function main(argv: string[]): Promise<number> {
 	const parsed = parseCommandLine(REPLAY_COMMAND, argv);
 	if (parsed.help) {
@@ -181,6 +207,7 @@ export async function main(argv: string[]): Promise<number> {
 		};
 	};
 	if (isFolder(path)) {
+		if (flags.requests !== undefined) throw new UsageError("--requests takes one session file, not a folder");
 		const rows = await replayFolder(path, (p) => readText(p, "the session file"), options);
 		if (rows.length === 0) throw new InputError(`${path}: no session files (*.jsonl) in this folder`);
 		const json = rows.map((r) => ("result" in r ? { file: r.file, ...r.result } : r));
@@ -201,7 +228,9 @@ export async function main(argv: string[]): Promise<number> {
 		if (error instanceof LimitsError) throw new UsageError(error.message);
 		throw error;
 	}
-	const result = await replaySession(file, replayOptions);
+	const result = await withRequests(flags.requests, (onWindow) =>
+		replaySession(file, onWindow ? { ...replayOptions, onWindow } : replayOptions),
+	);
 	const beside = join(dirname(path), `${basename(path).replace(/\.jsonl$/, "")}.replay.svg`);
 	const chart = flags["no-chart"] ? undefined : resolve(flags.chart ?? beside);
 	if (chart) writeFileSync(chart, renderLineChart(replayChart(result)));
