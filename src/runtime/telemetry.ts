@@ -5,7 +5,7 @@
 // compaction decisions, fenced requests, model-brief usage and evidence artifacts. Not durable
 // session state: it restarts with the session (and at /tree navigation). Pure in-memory.
 
-import type { CommitPrediction } from "../policy/index.ts";
+import type { CommitPrediction, ScheduleReading } from "../policy/index.ts";
 import {
 	type RequestObservation,
 	type Usage,
@@ -41,15 +41,8 @@ class Recent<T> {
 	}
 }
 
-/** What the last boundary's scheduler decided. */
-export interface ScheduleNote {
-	readonly at: string;
-	readonly commit: boolean;
-	readonly reason: string;
-	readonly occupancyTokens: number;
-	readonly occupancySource: string;
-	readonly waiting: readonly string[];
-}
+/** What the last boundary's scheduler decided (the decision core's schedule note). */
+export type ScheduleNote = ScheduleReading;
 
 /** The last commit the runtime proposed. */
 export interface CommitNote {
