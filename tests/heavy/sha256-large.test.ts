@@ -1,6 +1,6 @@
 // Streams longer than 2^32 bits (> 512 MiB) and longer than 2 GiB, generated on the fly (never
 // stored), hashed by Sha256 on both backends and by node:crypto fed the same chunks. Each case
-// runs once, as part of `npm test` (about 20 s); `npm run test:heavy` runs this file alone.
+// runs once, in the heavy lane (`npm run test:heavy`, tests/heavy-lane.ts; about 20 s).
 
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
