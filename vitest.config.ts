@@ -7,9 +7,9 @@ import { HEAVY_TESTS } from "./tests/heavy-lane.ts";
 // `npm run test:heavy` runs the project "heavy", those files one at a time (run side by side on a
 // loaded machine, the longest overran their 60 s timeout). CI (.ci/run) runs both lanes.
 // `npx vitest run` with no --project runs both, and `npx vitest run <file>` finds a file in either.
-// Measured on 2 cores shared with other work, fast lane: two workers 218 s (vitest's default on 2
-// cores, one, 253 s; that one's CPU time alone is 193 s, so one worker cannot meet 3 minutes even on
-// a quiet machine). The pool stays "forks" with a fresh process per file: "threads" saved about 6%
+// Measured, fast lane on 2 cores: two workers 137 s quiet, and 218 s at load 7 where vitest's default
+// on 2 cores, one worker, took 253 s (its CPU time alone is 193 s, so one worker cannot meet 3
+// minutes even on a quiet machine). The pool stays "forks" with a fresh process per file: "threads" saved about 6%
 // of CPU time, within noise, and `isolate: false` halved it but made a worker-pool test
 // (tests/verify/engines.test.ts) fail when it shared a process with earlier files.
 // tests/setup/agent-dir.ts gives the run a temporary agent directory (PI_CODING_AGENT_DIR), where
