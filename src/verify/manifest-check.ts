@@ -3,12 +3,13 @@
 // size than its parent lists, not a manifest where a node is listed, or that failed its own hash is
 // named with its path from the root ("fold f… › node 2 › entry e17"). A child that failed its hash
 // already has an issue (corrupt, unreadable, refused); its detail gets the path. A node shared by
-// several folds is walked once. Reads manifests with safe-open.ts (bounded, never following a link).
+// several folds is walked once. The manifests come from the hashing tasks (the bytes that matched
+// their names, kept by the batch that read them: tasks.ts keepManifests), so no blob is read twice;
+// the only file I/O here is one lstat per child listed (present, and of the size its parent lists).
 
 import { lstatSync } from "node:fs";
 import { blobPath, blobRelPath } from "./layout.ts";
-import { decodeManifest, looksLikeManifest, MANIFEST_MAX_BYTES, type Manifest } from "./manifest.ts";
-import { readSmallFile } from "./safe-open.ts";
+import { decodeManifest, type Manifest } from "./manifest.ts";
 import type { StoreIssue } from "./store-scan.ts";
 
 /** What the manifest pass saw. */
@@ -17,16 +18,6 @@ export interface ManifestCheck {
 	readonly manifests: number;
 	/** Of them, fold roots. */
 	readonly folds: number;
-}
-
-/** The blob's bytes when it is a readable manifest candidate (small, starts like one), else undefined. */
-function manifestBytes(dir: string, digest: string): Uint8Array | undefined {
-	try {
-		const bytes = readSmallFile(blobPath(dir, digest), MANIFEST_MAX_BYTES);
-		return looksLikeManifest(bytes) ? bytes : undefined;
-	} catch {
-		return undefined;
-	}
 }
 
 function sizeOf(dir: string, digest: string): number | undefined {
@@ -38,21 +29,20 @@ function sizeOf(dir: string, digest: string): number | undefined {
 }
 
 /**
- * Walks every fold manifest among `digests` (blobs that are small enough to be manifests) and adds
- * an issue for each child problem to `issues`. `bad` holds the digests whose blob failed its hash.
+ * Walks every fold manifest among `candidates` (digest -> the bytes of each blob that hashed to its
+ * name and starts like a manifest) and adds an issue for each child problem to `issues`. `bad` holds
+ * the digests whose blob failed its hash.
  */
 export function checkManifests(
 	dir: string,
-	digests: Iterable<string>,
+	candidates: ReadonlyMap<string, Uint8Array>,
 	bad: ReadonlySet<string>,
 	issues: StoreIssue[],
 ): ManifestCheck {
 	const parsed = new Map<string, Manifest>();
 	let manifests = 0;
-	for (const digest of digests) {
+	for (const [digest, bytes] of candidates) {
 		if (bad.has(digest)) continue;
-		const bytes = manifestBytes(dir, digest);
-		if (!bytes) continue;
 		manifests++;
 		try {
 			parsed.set(digest, decodeManifest(new TextDecoder("utf-8", { fatal: true }).decode(bytes)));

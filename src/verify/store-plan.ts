@@ -91,6 +91,7 @@ function batches(plain: DigestList, prefix: string, mean: number, o: PlanOptions
 			engine,
 			streamEngine,
 			readSize: DEFAULT_READ_SIZE,
+			keepManifests: true,
 		};
 		out.push({ task, blobs: [], first: -1, bytes: Math.round(n * mean) });
 	}

@@ -123,22 +123,18 @@ export async function verifyStore(dir: string, options?: VerifyStoreOptions): Pr
 	});
 	const tally = { worker: 0, caller: 0 };
 	const progress = startProgress(found, planned, opts.onProgress);
-	const relocate = await runPlanned(pool, planned, found.issues, progress, tally);
+	const candidates = new Map<string, Uint8Array>();
+	const relocate = await runPlanned(pool, planned, { issues: found.issues, candidates }, progress, tally);
 	if (mode === "name" && relocate.length > 0) {
 		// Tree blobs that failed their name: their chunks say where the damage is.
 		const chunks = planChunks(relocate, opts.chunksPerTask, chunksEngine(engine));
 		progress.extend(chunks);
-		await runPlanned(pool, chunks, found.issues, progress, tally);
+		await runPlanned(pool, chunks, { issues: found.issues, candidates }, progress, tally);
 		for (const blob of relocate) explainNameFailure(blob, found.issues);
 	}
-	const manifests = checkManifests(dir, plainDigests(found.plain), failedDigests(found.issues), found.issues);
+	const manifests = checkManifests(dir, candidates, failedDigests(found.issues), found.issues);
 	const r = { dir, mode, found, plainBytes: progress.plainBytes(), workers: pool.size, tasks: tally, manifests };
 	return finish(r, started);
-}
-
-/** The blobs without a sidecar (manifests are among them). */
-function* plainDigests(list: DigestList): Generator<string> {
-	for (let i = 0; i < list.count; i++) yield list.hex(i);
 }
 
 /** Digests of blobs that failed their own check (so a manifest walk does not trust them). */
@@ -190,11 +186,18 @@ function startProgress(found: Scan, planned: Planned[], onProgress?: (p: VerifyP
 	};
 }
 
+/** Where results go: the issues found, and the manifests among the blobs that matched their names. */
+interface Findings {
+	issues: StoreIssue[];
+	/** digest -> bytes of each blob that hashed to its name and starts like a fold manifest. */
+	candidates: Map<string, Uint8Array>;
+}
+
 /** Runs planned tasks; returns the tree blobs whose whole content failed its name (to locate by chunks). */
 async function runPlanned(
 	pool: VerifyPool,
 	planned: Planned[],
-	issues: StoreIssue[],
+	findings: Findings,
 	progress: Progress,
 	tally: { worker: number; caller: number },
 ): Promise<BlobEntry[]> {
@@ -204,7 +207,7 @@ async function runPlanned(
 		{
 			onResult: (index, result) => {
 				const p = planned[index] as Planned;
-				judge(p, result, issues, relocate);
+				judge(p, result, findings, relocate);
 				progress.done(p, result);
 			},
 		},
@@ -216,15 +219,19 @@ async function runPlanned(
 
 const NAME_MISMATCH = "content does not match its name (SHA-256 mismatch)";
 
-function judge(p: Planned, result: TaskResult, issues: StoreIssue[], relocate: BlobEntry[]): void {
+function judge(p: Planned, result: TaskResult, findings: Findings, relocate: BlobEntry[]): void {
+	const { issues } = findings;
 	const failures = new Map(result.failures);
 	if (p.task.kind === "batch") {
 		const named = p.task.digests as Uint8Array;
+		const manifests = new Map(result.manifests);
 		for (let i = 0; i < batchCount(p.task); i++) {
 			const failure = failures.get(i);
 			const same =
 				!failure &&
 				Buffer.compare(named.subarray(i * 32, i * 32 + 32), result.digests.subarray(i * 32, i * 32 + 32)) === 0;
+			const manifest = same ? manifests.get(i) : undefined;
+			if (manifest) findings.candidates.set(toHex(named.subarray(i * 32, i * 32 + 32)), manifest);
 			if (same) continue;
 			const digest = toHex(named.subarray(i * 32, i * 32 + 32));
 			const path = blobRelPath(digest);

@@ -8,6 +8,7 @@
 
 import { closeSync } from "node:fs";
 import { createStreamHasher, digestChunks, digestMany, digestOne } from "./engines.ts";
+import { looksLikeManifest, MANIFEST_MAX_BYTES } from "./manifest.ts";
 import { FileRefusedError, openListed, readAt } from "./safe-open.ts";
 import type { EngineName } from "./verify-options.ts";
 
@@ -40,6 +41,12 @@ export interface BatchTask {
 	engine: EngineName;
 	streamEngine: EngineName;
 	readSize: number;
+	/**
+	 * Return a copy of every file read whole that starts like a fold manifest (at most
+	 * MANIFEST_MAX_BYTES), so the manifest walk parses the very bytes that were hashed, never
+	 * reading the store a second time.
+	 */
+	keepManifests?: boolean;
 }
 
 /** How many files a batch names. */
@@ -84,6 +91,8 @@ export interface TaskResult {
 	failures: [number, FileFailure][];
 	/** Batch tasks: the size of each file read (-1 where it failed). */
 	sizes?: number[];
+	/** Batch tasks with keepManifests: [index, bytes] of each file that starts like a manifest. */
+	manifests?: [number, Uint8Array][];
 }
 
 /** Maps any error of opening or reading to a FileFailure whose message says what was wrong. */
@@ -192,6 +201,7 @@ function runBatch(task: BatchTask, scratch: Scratch): TaskResult {
 	const count = batchCount(task);
 	const digests = new Uint8Array(count * 32);
 	const sizes = new Array<number>(count).fill(-1);
+	const manifests: [number, Uint8Array][] = [];
 	const eager = task.engine === "node";
 	let used = 0;
 	let total = 0;
@@ -210,6 +220,8 @@ function runBatch(task: BatchTask, scratch: Scratch): TaskResult {
 			const at = eager ? 0 : used;
 			const buf = scratch.get(at + opened.size, at);
 			const n = readAt(fd, buf.subarray(at), opened.size, 0);
+			if (task.keepManifests && n <= MANIFEST_MAX_BYTES && looksLikeManifest(buf.subarray(at, at + n)))
+				manifests.push([i, buf.slice(at, at + n)]);
 			if (eager) digests.set(digestOne(buf.subarray(0, n)), i * 32);
 			else pending.push({ index: i, start: used, length: n });
 			if (!eager) used += n;
@@ -231,7 +243,9 @@ function runBatch(task: BatchTask, scratch: Scratch): TaskResult {
 			digests.set(computed[k] as Uint8Array, p.index * 32);
 		});
 	}
-	return { digests, bytesRead: total, failures, sizes };
+	const result: TaskResult = { digests, bytesRead: total, failures, sizes };
+	if (manifests.length > 0) result.manifests = manifests;
+	return result;
 }
 
 function runFile(task: FileTask, scratch: Scratch): TaskResult {
