@@ -5,7 +5,7 @@
 // a file that turns out large is streamed by the task). Tasks are ordered largest first, batches
 // last, so the threads that claim them in turn finish together. Pure: works on the scan's results.
 
-import type { ConcreteEngine } from "./engines.ts";
+import type { ConcreteEngine } from "../wasm/index.ts";
 import type { BlobEntry, DigestList, Scan } from "./store-scan.ts";
 import type { Task } from "./tasks.ts";
 import {

@@ -8,7 +8,7 @@
 
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { chunksEngine, manyEngine, streamEngine } from "./engines.ts";
+import { chunksEngine, manyEngine, streamEngine } from "../wasm/index.ts";
 import { sharedPool, type VerifyPool } from "./hash-pool.ts";
 import { BLOBS_DIR, blobRelPath, isDigestHex, toHex } from "./layout.ts";
 import { checkManifests, type ManifestCheck } from "./manifest-check.ts";

@@ -7,10 +7,9 @@
 // after the scan is refused, never read, and memory stays bounded whatever a file's size.
 
 import { closeSync } from "node:fs";
-import { createStreamHasher, digestChunks, digestMany, digestOne } from "./engines.ts";
+import { createSha256, type EngineName, sha256, sha256Chunks, sha256Many } from "../wasm/index.ts";
 import { looksLikeManifest, MANIFEST_MAX_BYTES } from "./manifest.ts";
 import { FileRefusedError, openListed, readAt } from "./safe-open.ts";
-import type { EngineName } from "./verify-options.ts";
 
 /** Digests of consecutive chunks of `[offset, offset + length)` of one file of `blobSize` bytes. */
 export interface ChunksTask {
@@ -144,6 +143,11 @@ function failed(error: unknown): TaskResult {
 	return { digests: new Uint8Array(0), bytesRead: 0, failures: [[0, failureOf(error)]] };
 }
 
+/** The result of a task that threw instead of answering (the pool's answer for it; nothing was verified). */
+export function taskFailure(message: string): TaskResult {
+	return { digests: new Uint8Array(0), bytesRead: 0, failures: [[0, { reason: "unreadable", message }]] };
+}
+
 /**
  * Chunks are read and hashed a few at a time (1 for node:crypto, 4 for the Wasm lanes) so the bytes
  * are still in cache when hashed; a whole-task read would stream them through memory twice.
@@ -160,7 +164,10 @@ function runChunks(task: ChunksTask, scratch: Scratch): TaskResult {
 			const want = Math.min(group, task.length - done);
 			const n = readAt(fd, buf, want, task.offset + done);
 			if (n > 0)
-				digests.set(digestChunks(buf.subarray(0, n), task.chunkSize, task.engine), (done / task.chunkSize) * 32);
+				digests.set(
+					sha256Chunks(buf.subarray(0, n), task.chunkSize, { engine: task.engine }),
+					(done / task.chunkSize) * 32,
+				);
 			done += n;
 			if (n < want) break; // truncated: the caller sees bytesRead < length
 		}
@@ -179,7 +186,7 @@ function streamFd(
 	readSize: number,
 	scratch: Scratch,
 ): { digest: Uint8Array; read: number } {
-	const hasher = createStreamHasher(engine);
+	const hasher = createSha256({ engine });
 	const buf = scratch.stream(readSize);
 	let position = 0;
 	for (;;) {
@@ -222,7 +229,7 @@ function runBatch(task: BatchTask, scratch: Scratch): TaskResult {
 			const n = readAt(fd, buf.subarray(at), opened.size, 0);
 			if (task.keepManifests && n <= MANIFEST_MAX_BYTES && looksLikeManifest(buf.subarray(at, at + n)))
 				manifests.push([i, buf.slice(at, at + n)]);
-			if (eager) digests.set(digestOne(buf.subarray(0, n)), i * 32);
+			if (eager) digests.set(sha256(buf.subarray(0, n), { engine: "node" }), i * 32);
 			else pending.push({ index: i, start: used, length: n });
 			if (!eager) used += n;
 			sizes[i] = n;
@@ -235,9 +242,9 @@ function runBatch(task: BatchTask, scratch: Scratch): TaskResult {
 	}
 	if (pending.length > 0) {
 		const buf = scratch.get(used);
-		const computed = digestMany(
+		const computed = sha256Many(
 			pending.map((p) => buf.subarray(p.start, p.start + p.length)),
-			task.engine,
+			{ engine: task.engine },
 		);
 		pending.forEach((p, k) => {
 			digests.set(computed[k] as Uint8Array, p.index * 32);
