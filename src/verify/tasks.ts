@@ -56,7 +56,8 @@ export function batchCount(task: BatchTask): number {
 /** The path of a batch's file `i`. */
 export function batchPath(task: BatchTask, i: number): string {
 	if (task.paths) return task.paths[i] as string;
-	const hex = Buffer.from((task.digests as Uint8Array).subarray(i * 32, i * 32 + 32)).toString("hex");
+	const digests = task.digests as Uint8Array;
+	const hex = Buffer.from(digests.buffer, digests.byteOffset, digests.byteLength).toString("hex", i * 32, i * 32 + 32);
 	return `${task.prefix ?? ""}${hex.slice(0, 2)}/${hex}`;
 }
 
