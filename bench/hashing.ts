@@ -170,7 +170,7 @@ async function storeScenario(c: Ctx): Promise<ScenarioResult> {
 		await peerPool.close();
 	}
 	await rm(storeDir, { recursive: true, force: true });
-	const title = `verify a ${o.storeMiB} MiB store (${blobs} blobs: 4 large, rest 1-256 KiB)`;
+	const title = `verify a ${o.storeMiB} MiB store (${blobs} blobs: 4 large, 8 folds, rest 1-256 KiB)`;
 	return scenario("store", title, o.storeMiB * MB, storeMs, "pi-fold verifyStore", {
 		[threaded]: 1.1,
 		"node:crypto 1 thread": 2,

@@ -14,7 +14,11 @@ function table(s: CliScenario): string[] {
 		seconds(r.ms),
 		`${r.mbPerS.toFixed(0)} MB/s`,
 		r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}x`,
-		r.target === undefined ? (r.ratio === undefined ? "" : "report") : `>= ${r.target}x ${r.met ? "met" : "MISSED"}`,
+		r.target === undefined
+			? r.ratio === undefined
+				? ""
+				: "report"
+			: `>= ${Number(r.target.toFixed(2))}x ${r.met ? "met" : "MISSED"}`,
 	]);
 	const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? "").length)));
 	const right = [false, true, true, true, false];
@@ -43,7 +47,8 @@ export function renderCliTable(r: CliBenchResult): string {
 		`load average (1 min) ${r.load.start.toFixed(2)} when the timed runs started, ${r.load.end.toFixed(2)} at the end`,
 		`fresh processes, median of ${r.options.repeats} interleaved runs each after a checked warm-up`,
 		`CLI: ${r.cli}`,
-		"ratio = peer time / pi-fold time",
+		"ratio = peer time / pi-fold time; for pi-fold verify --workers 0: the one-thread script's",
+		"time / its time (target: within 10% of the script)",
 		"",
 	];
 	return `${[...head, ...r.passes.flatMap(pass)].join("\n").trimEnd()}\n`;

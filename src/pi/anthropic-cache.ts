@@ -17,9 +17,9 @@
 // later commit). No breakpoint is added when pi-ai's caching is off, when the body already holds
 // four, or when the stable prefix cannot be matched to the request's messages.
 
-import { createHash } from "node:crypto";
 import { convertToLlm, type ExtensionAPI, type ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../common/index.ts";
+import { createSha256 } from "../wasm/index.ts";
 import type { PiFold } from "./host.ts";
 import { notifierFor } from "./notify.ts";
 
@@ -146,7 +146,7 @@ export function withoutCacheControl(value: unknown): unknown {
 
 /** Digest of the request up to and including block `at` (cache_control aside): equal digests, equal prefixes. */
 export function prefixDigest(payload: Json, at: BlockAt): string {
-	const hash = createHash("sha256");
+	const hash = createSha256();
 	hash.update(JSON.stringify(withoutCacheControl([payload.model, payload.tools, payload.system])));
 	const messages = payload.messages as WireMessage[];
 	for (let m = 0; m <= at.message; m++) {
@@ -154,7 +154,7 @@ export function prefixDigest(payload: Json, at: BlockAt): string {
 		const upto = m === at.message ? blocks.slice(0, at.block + 1) : blocks;
 		hash.update(JSON.stringify(withoutCacheControl([messages[m]?.role, upto])));
 	}
-	return hash.digest("hex");
+	return hash.digestHex();
 }
 
 /** Breakpoints already in the body (tools, system, message blocks). */

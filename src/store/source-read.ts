@@ -8,7 +8,6 @@
 // one synchronous call instead (readSmallChecked), which costs a few system calls instead of a
 // thread-pool round trip each. Does its own file I/O.
 
-import { createHash } from "node:crypto";
 import { closeSync } from "node:fs";
 import {
 	blobRelPath,
@@ -19,8 +18,8 @@ import {
 	type OpenExpectation,
 	readAt,
 	readAtAsync,
-	toHex,
 } from "../verify/index.ts";
+import { createSha256, sha256Hex } from "../wasm/index.ts";
 
 /** What to keep while hashing: every byte, the bytes of a window [start, end) chosen once the size is known, or none. */
 export type Keep = { all: true } | { window: (size: number) => readonly [number, number] } | undefined;
@@ -89,7 +88,7 @@ export async function readWholeChecked(
 		const window = new Uint8Array(to - from);
 		const step = readLength(chunkSize);
 		const buf = all ? undefined : new Uint8Array(Math.min(step, Math.max(size, 1)));
-		const hash = createHash("sha256");
+		const hash = createSha256();
 		const chunks: Uint8Array[] = [];
 		let position = 0;
 		for (;;) {
@@ -105,7 +104,7 @@ export async function readWholeChecked(
 			position += n;
 			if (position >= size) break;
 		}
-		const actual = toHex(hash.digest());
+		const actual = hash.digestHex();
 		if (actual !== sha || position !== size)
 			return { ok: false, reason: "mismatch", actual, detail: `${blobRelPath(sha)} was altered` };
 		const chunkDigests = chunkSize ? Buffer.concat(chunks) : undefined;
@@ -134,7 +133,7 @@ export function readSmallChecked(path: string, sha: string, want: OpenExpectatio
 	try {
 		const bytes = new Uint8Array(opened.size);
 		const n = readAt(opened.fd, bytes, opened.size, 0);
-		const actual = toHex(createHash("sha256").update(bytes.subarray(0, n)).digest());
+		const actual = sha256Hex(bytes.subarray(0, n));
 		if (actual !== sha || n !== opened.size)
 			return { ok: false, reason: "mismatch", actual, detail: `${blobRelPath(sha)} was altered` };
 		return { ok: true, size: n, bytes, start: 0, chunkDigests: undefined };

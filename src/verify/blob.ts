@@ -4,7 +4,7 @@
 // FIFO, refusing a file of the wrong size before opening it, and reading in bounded calls.
 
 import { closeSync } from "node:fs";
-import { chunksEngine, createStreamHasher, digestChunks, streamEngine } from "./engines.ts";
+import { chunksEngine, createSha256, sha256Chunks, streamEngine } from "../wasm/index.ts";
 import { sharedPool } from "./hash-pool.ts";
 import { blobPath, blobRelPath, isDigestHex, toHex, treePath } from "./layout.ts";
 import { checkedOpen, FileRefusedError, readAt, readSmallFile } from "./safe-open.ts";
@@ -183,7 +183,7 @@ export interface VerifiedRange {
  * memory stays at one read buffer plus the range, whatever the blob's size.
  */
 function wholeRange(fd: number, digest: string, size: number, start: number, end: number): VerifiedRange {
-	const hasher = createStreamHasher(streamEngine());
+	const hasher = createSha256();
 	const buf = new Uint8Array(Math.min(DEFAULT_READ_SIZE, Math.max(size, 1)));
 	const out = new Uint8Array(end - start);
 	let position = 0;
@@ -240,7 +240,7 @@ export function readVerifiedRange(
 		const to = Math.min(size, last * tree.chunkSize);
 		const buf = new Uint8Array(to - from);
 		const n = readAt(fd, buf, buf.length, from);
-		const actual = digestChunks(buf.subarray(0, n), tree.chunkSize, opts.engine);
+		const actual = sha256Chunks(buf.subarray(0, n), tree.chunkSize, { engine: opts.engine });
 		const bad = mismatchedChunks(tree.digests.subarray(first * 32, last * 32), actual, first);
 		if (n < buf.length) bad.push(first);
 		if (bad.length > 0)

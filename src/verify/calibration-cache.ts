@@ -9,15 +9,14 @@
 // Cache dir: $PI_FOLD_CACHE_DIR, else $XDG_CACHE_HOME/pi-fold, else ~/.cache/pi-fold (macOS:
 // ~/Library/Caches/pi-fold; Windows: %LOCALAPPDATA%\pi-fold). PI_FOLD_CALIBRATION_CACHE=0 turns the
 // cache off (measure in every process). A cache that cannot be written is not an error.
-// Loading this module makes it engines.ts's calibration provider. Does its own file I/O (sync: one
-// small file).
+// Loading this module makes it the calibration provider of the hashing API's chooser
+// (src/wasm/engines.ts). Does its own file I/O (sync: one small file).
 
-import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, homedir } from "node:os";
 import { join } from "node:path";
 import { SCALAR_WASM_SHA256, SIMD_WASM_SHA256 } from "../wasm/core-wasm.generated.ts";
-import { type EngineCalibration, measureEngines, setCalibrationProvider } from "./engines.ts";
+import { type EngineCalibration, measureEngines, setCalibrationProvider, sha256Hex } from "../wasm/index.ts";
 import { readSmallFile } from "./safe-open.ts";
 
 /** Format of the cache file; bump when EngineCalibration changes shape or meaning. */
@@ -74,7 +73,7 @@ export function calibrationKey(env: NodeJS.ProcessEnv = process.env): Record<str
 		openssl: process.versions.openssl ?? "",
 		platform: `${process.platform}-${process.arch}`,
 		cpu: cpu.model,
-		cpuFlags: createHash("sha256").update(cpu.flags).digest("hex").slice(0, 16),
+		cpuFlags: sha256Hex(cpu.flags).slice(0, 16),
 		opensslIa32cap: env.OPENSSL_ia32cap ?? "",
 		wasmBackend: env.PI_FOLD_WASM ?? "",
 	};
@@ -112,7 +111,7 @@ export function cachedEngineCalibration(
 	const dir = "dir" in options ? options.dir : calibrationCacheDir(env);
 	if (dir === undefined) return { calibration: measureEngines(), source: "measured", path: undefined };
 	const key = calibrationKey(env);
-	const id = createHash("sha256").update(JSON.stringify(key)).digest("hex").slice(0, 16);
+	const id = sha256Hex(JSON.stringify(key)).slice(0, 16);
 	const path = join(dir, `engines-v${CALIBRATION_CACHE_VERSION}-${id}.json`);
 	const now = options.now ?? Date.now();
 	try {

@@ -1,11 +1,25 @@
 // pi-fold/verify: the reusable verifier, usable with no Pi installed (package export `pi-fold/verify`,
 // bundled to build/verify.js). Hash bytes, streams and files; store blobs atomically in a
 // content-addressed layout with chunk trees for large blobs; verify a whole store, one blob, or a
-// bounded range of a blob. Engines (node:crypto vs the Wasm core) are chosen per shape by measurement,
-// cached per machine (engines.ts, calibration-cache.ts, docs/verifier.md). Every store read is checked
-// first and bounded (safe-open.ts). hashFile, writeBlob*, verify*, readVerifiedRange, sweepStaleTemp
-// and the calibration cache do file I/O.
+// bounded range of a blob. The hashing functions are pi-fold's one hashing API (src/wasm/hash-api.ts),
+// re-exported here: engines (node:crypto vs the Wasm core) are chosen per shape by measurement
+// (src/wasm/engines.ts), cached per machine (calibration-cache.ts, docs/verifier.md). Every store
+// read is checked first and bounded (safe-open.ts). hashFile, writeBlob*, verify*, readVerifiedRange,
+// sweepStaleTemp and the calibration cache do file I/O.
 
+export {
+	type BatchCost,
+	type ConcreteEngine,
+	createSha256,
+	type EngineCalibration,
+	engineCalibration,
+	measureEngines,
+	type Sha256Hasher,
+	setEngineCalibration,
+	sha256,
+	sha256Hex,
+	sha256Many,
+} from "../wasm/index.ts";
 export {
 	IntegrityError,
 	loadTree,
@@ -22,15 +36,7 @@ export {
 	calibrationCacheDir,
 	calibrationKey,
 } from "./calibration-cache.ts";
-export {
-	type BatchCost,
-	type ConcreteEngine,
-	type EngineCalibration,
-	engineCalibration,
-	measureEngines,
-	setEngineCalibration,
-} from "./engines.ts";
-export { createSha256, hashFile, type Sha256Hasher, sha256, sha256Hex, sha256Many } from "./hash-api.ts";
+export { hashFile } from "./hash-file.ts";
 export {
 	type BatchOptions,
 	type BatchOutcome,

@@ -6,11 +6,11 @@
 // writeBlob takes the bytes; writeBlobStream takes them piece by piece (memory stays at one piece,
 // whatever the blob's size). This module does its own file I/O.
 
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { chmod, type FileHandle, lstat, mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { digestChunks, digestOne } from "./engines.ts";
+import { createSha256, type Sha256Hasher, sha256, sha256Chunks } from "../wasm/index.ts";
 import { BLOBS_DIR, blobPath, TMP_DIR, toHex, treePath } from "./layout.ts";
 import { type ChunkTree, encodeTree, makeTree } from "./tree.ts";
 import {
@@ -122,7 +122,7 @@ export function chunkDigestsOf(bytes: Uint8Array, chunkSize: number): Uint8Array
 	const per = Math.max(1, Math.floor((16 * 1024 * 1024) / chunkSize));
 	for (let first = 0; first < count; first += per) {
 		const end = Math.min(bytes.length, (first + per) * chunkSize);
-		out.set(digestChunks(bytes.subarray(first * chunkSize, end), chunkSize), first * 32);
+		out.set(sha256Chunks(bytes.subarray(first * chunkSize, end), chunkSize), first * 32);
 	}
 	return out;
 }
@@ -140,7 +140,7 @@ export async function writeBlob(
 	const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK_SIZE;
 	const treeMin = opts.treeMinBytes ?? DEFAULT_TREE_MIN_BYTES;
 	const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-	const digest = toHex(digestOne(bytes));
+	const digest = toHex(sha256(bytes));
 	await ensureDir(dir);
 	await ensureDir(join(dir, BLOBS_DIR));
 	const path = blobPath(dir, digest);
@@ -161,7 +161,7 @@ export async function writeBlob(
 /** Digests of consecutive fixed-size chunks of a stream fed in pieces of any size. */
 class ChunkDigester {
 	private readonly digests: Uint8Array[] = [];
-	private hash = createHash("sha256");
+	private hash: Sha256Hasher = createSha256();
 	private filled = 0;
 	private readonly chunkSize: number;
 	constructor(chunkSize: number) {
@@ -179,7 +179,7 @@ class ChunkDigester {
 	}
 	private cut(): void {
 		this.digests.push(this.hash.digest());
-		this.hash = createHash("sha256");
+		this.hash = createSha256();
 		this.filled = 0;
 	}
 	finish(): Uint8Array {
@@ -208,7 +208,7 @@ export async function writeBlobStream(
 	const durable = opts.durable ?? true;
 	await ensureDir(dir);
 	await ensureDir(join(dir, BLOBS_DIR));
-	const whole = createHash("sha256");
+	const whole = createSha256();
 	const chunks = new ChunkDigester(chunkSize);
 	let size = 0;
 	const tmp = await writeTemp(dir, durable, async (handle) => {

@@ -3,12 +3,13 @@
 // size than its parent lists, not a manifest where a node is listed, or that failed its own hash is
 // named with its path from the root ("fold f… › node 2 › entry e17"). A child that failed its hash
 // already has an issue (corrupt, unreadable, refused); its detail gets the path. A node shared by
-// several folds is walked once. Reads manifests with safe-open.ts (bounded, never following a link).
+// several folds is walked once. The manifests come from the hashing tasks (the bytes that matched
+// their names, kept by the batch that read them: tasks.ts keepManifests, and parsed as each batch
+// arrives), and a child's size comes from the hashing too (the caller's sizesOf), so no blob is read
+// or stat'ed again and only the walk is left for the end. Pure: no file I/O.
 
-import { lstatSync } from "node:fs";
-import { blobPath, blobRelPath } from "./layout.ts";
-import { decodeManifest, looksLikeManifest, MANIFEST_MAX_BYTES, type Manifest } from "./manifest.ts";
-import { readSmallFile } from "./safe-open.ts";
+import { blobRelPath } from "./layout.ts";
+import { decodeManifest, type Manifest } from "./manifest.ts";
 import type { StoreIssue } from "./store-scan.ts";
 
 /** What the manifest pass saw. */
@@ -19,52 +20,49 @@ export interface ManifestCheck {
 	readonly folds: number;
 }
 
-/** The blob's bytes when it is a readable manifest candidate (small, starts like one), else undefined. */
-function manifestBytes(dir: string, digest: string): Uint8Array | undefined {
-	try {
-		const bytes = readSmallFile(blobPath(dir, digest), MANIFEST_MAX_BYTES);
-		return looksLikeManifest(bytes) ? bytes : undefined;
-	} catch {
-		return undefined;
-	}
-}
+/** A blob that starts like a manifest, parsed: the manifest, or why it is not one. */
+export type ParsedCandidate = { manifest: Manifest } | { error: string };
 
-function sizeOf(dir: string, digest: string): number | undefined {
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Parses the bytes of a blob that starts like a manifest (while the hashing goes on). */
+export function parseCandidate(bytes: Uint8Array): ParsedCandidate {
 	try {
-		return lstatSync(blobPath(dir, digest)).size;
-	} catch {
-		return undefined;
+		return { manifest: decodeManifest(utf8.decode(bytes)) };
+	} catch (error) {
+		return { error: error instanceof Error ? error.message : String(error) };
 	}
 }
 
 /**
- * Walks every fold manifest among `digests` (blobs that are small enough to be manifests) and adds
- * an issue for each child problem to `issues`. `bad` holds the digests whose blob failed its hash.
+ * Walks every fold manifest among `candidates` (digest -> each blob that hashed to its name and
+ * starts like a manifest, parsed) and adds an issue for each child problem to `issues`. `bad` holds
+ * the digests whose blob failed its hash; `sizesOf` gives the size of each of the digests asked for
+ * that is in the store (and passed its hash), leaving out those that are not.
  */
 export function checkManifests(
-	dir: string,
-	digests: Iterable<string>,
+	candidates: ReadonlyMap<string, ParsedCandidate>,
 	bad: ReadonlySet<string>,
 	issues: StoreIssue[],
+	sizesOf: (digests: ReadonlySet<string>) => ReadonlyMap<string, number>,
 ): ManifestCheck {
 	const parsed = new Map<string, Manifest>();
 	let manifests = 0;
-	for (const digest of digests) {
+	for (const [digest, candidate] of candidates) {
 		if (bad.has(digest)) continue;
-		const bytes = manifestBytes(dir, digest);
-		if (!bytes) continue;
 		manifests++;
-		try {
-			parsed.set(digest, decodeManifest(new TextDecoder("utf-8", { fatal: true }).decode(bytes)));
-		} catch (error) {
+		if ("manifest" in candidate) parsed.set(digest, candidate.manifest);
+		else
 			issues.push({
 				kind: "corrupt",
 				path: blobRelPath(digest),
 				digest,
-				detail: `starts like a manifest but is not one (${error instanceof Error ? error.message : String(error)})`,
+				detail: `starts like a manifest but is not one (${candidate.error})`,
 			});
-		}
 	}
+	const listed = new Set<string>();
+	for (const m of parsed.values()) for (const c of m.children) if (!bad.has(c.sha256)) listed.add(c.sha256);
+	const sizes = sizesOf(listed);
 	const walked = new Set<string>();
 	const byDigest = new Map(issues.filter((i) => i.digest).map((i) => [i.digest as string, i]));
 	const note = (digest: string, where: string) => {
@@ -83,7 +81,7 @@ export function checkManifests(
 			note(c.sha256, where);
 			return;
 		}
-		const size = sizeOf(dir, c.sha256);
+		const size = sizes.get(c.sha256);
 		if (size === undefined) {
 			problem("missing", c.sha256, `${where}: listed by its manifest, not in the store`);
 			return;

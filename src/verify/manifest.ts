@@ -16,7 +16,7 @@
 //
 // A manifest that is not exactly in this form (re-serialized) is refused. Pure: no I/O.
 
-import { sha256Hex } from "./hash-api.ts";
+import { sha256Hex } from "../wasm/index.ts";
 
 /** Average children per manifest (a boundary after a child with probability 1/FANOUT). */
 export const MANIFEST_FANOUT = 16;

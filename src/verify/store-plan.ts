@@ -5,7 +5,7 @@
 // a file that turns out large is streamed by the task). Tasks are ordered largest first, batches
 // last, so the threads that claim them in turn finish together. Pure: works on the scan's results.
 
-import type { ConcreteEngine } from "./engines.ts";
+import type { ConcreteEngine } from "../wasm/index.ts";
 import type { BlobEntry, DigestList, Scan } from "./store-scan.ts";
 import type { Task } from "./tasks.ts";
 import {
@@ -22,8 +22,9 @@ export const WASM_BATCH_BYTES = 1024 * 1024;
 
 /**
  * A task and what it verifies: `blobs` the sidecar blobs of a file or chunks task (`first` is the
- * first chunk index of a chunks task, -1 for a whole-file task); a batch names its blobs by digest.
- * `bytes` is what the task is planned to read (estimated for batches).
+ * first chunk index of a chunks task, -1 for a whole-file task); a batch names its blobs by digest
+ * (`first` is the index of its first digest in the scan's list of plain blobs). `bytes` is what the
+ * task is planned to read (estimated for batches).
  */
 export interface Planned {
 	task: Task;
@@ -91,8 +92,9 @@ function batches(plain: DigestList, prefix: string, mean: number, o: PlanOptions
 			engine,
 			streamEngine,
 			readSize: DEFAULT_READ_SIZE,
+			keepManifests: true,
 		};
-		out.push({ task, blobs: [], first: -1, bytes: Math.round(n * mean) });
+		out.push({ task, blobs: [], first: i, bytes: Math.round(n * mean) });
 	}
 	return out;
 }

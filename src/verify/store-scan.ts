@@ -5,12 +5,13 @@
 // it), and only the few blobs with a sidecar get an entry object. Blobs are not stat'ed one by one
 // (that costs more than a tenth of a whole verification): a blob's size comes from its sidecar, or
 // from fstat when a task opens it; for the decision to start workers and for progress, the bytes of
-// blobs without a sidecar are estimated from an lstat of an evenly spread sample. Synchronous (a
-// few milliseconds for thousands of blobs). Does its own file I/O.
+// blobs without a sidecar are estimated from an lstat of an evenly spread sample. Before the scan,
+// firstLook estimates the same from a few fan-out folders, so workers can boot while the scan runs.
+// Synchronous (a few milliseconds for thousands of blobs). Does its own file I/O.
 
 import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { BLOBS_DIR, blobRelPath, classifyEntryName, isFanoutName, toHex } from "./layout.ts";
+import { BLOBS_DIR, blobRelPath, classifyEntryName, isFanoutName, TREE_SUFFIX, toHex } from "./layout.ts";
 import { FileRefusedError, readSmallFile } from "./safe-open.ts";
 import { type ChunkTree, decodeTree, TreeFormatError } from "./tree.ts";
 
@@ -45,13 +46,16 @@ export interface BlobEntry {
 export class DigestList {
 	bytes = new Uint8Array(32 * 256);
 	count = 0;
+	/** A Buffer over `bytes`, to write hex into them without an allocation per blob. */
+	private view = Buffer.from(this.bytes.buffer);
 	push(hex: string): void {
 		if ((this.count + 1) * 32 > this.bytes.length) {
 			const next = new Uint8Array(this.bytes.length * 2);
 			next.set(this.bytes);
 			this.bytes = next;
+			this.view = Buffer.from(next.buffer);
 		}
-		this.bytes.set(Buffer.from(hex, "hex"), this.count * 32);
+		this.view.write(hex, this.count * 32, 32, "hex");
 		this.count++;
 	}
 	hex(i: number): string {
@@ -75,6 +79,9 @@ export interface Scan {
 
 /** Blobs without a sidecar whose size is sampled (evenly spread) to estimate their total. */
 export const SIZE_SAMPLE = 32;
+/** Fan-out folders firstLook lists, and blobs it lstats in each. */
+const LOOK_FOLDERS = 3;
+const LOOK_BLOBS = 4;
 
 /** Sidecars larger than this (64 MiB: a 2 TiB blob at 1 MiB chunks) are refused unread. */
 export const MAX_SIDECAR_BYTES = 64 * 1024 * 1024;
@@ -97,24 +104,29 @@ function listFanout(dir: string, fanout: string, scan: Scan, expected: Set<strin
 	const sidecars = new Set<string>();
 	const blobs: string[] = [];
 	for (const entry of entries) {
+		if (entry.isFile()) {
+			const name = classifyEntryName(fanout, entry.name);
+			if (name.kind === "blob") blobs.push(name.digest);
+			else if (name.kind === "tree") sidecars.add(name.digest);
+			else {
+				const rel = `${relDir}/${entry.name}`;
+				if (name.kind === "invalid")
+					scan.issues.push({ kind: "misnamed", path: rel, detail: "file name is not a SHA-256 digest" });
+				else {
+					const detail = `belongs in ${BLOBS_DIR}/${name.digest.slice(0, 2)}/`;
+					scan.issues.push({ kind: "misnamed", path: rel, digest: name.digest, detail });
+				}
+			}
+			continue;
+		}
 		const rel = `${relDir}/${entry.name}`;
 		if (entry.isSymbolicLink()) scan.issues.push({ kind: "refused", path: rel, detail: "symlink (not followed)" });
-		else if (!entry.isFile())
+		else
 			scan.issues.push({
 				kind: "stray",
 				path: rel,
 				detail: entry.isDirectory() ? "unexpected folder" : "not a regular file",
 			});
-		else {
-			const name = classifyEntryName(fanout, entry.name);
-			if (name.kind === "invalid")
-				scan.issues.push({ kind: "misnamed", path: rel, detail: "file name is not a SHA-256 digest" });
-			else if (name.kind === "misplaced") {
-				const detail = `belongs in ${BLOBS_DIR}/${name.digest.slice(0, 2)}/`;
-				scan.issues.push({ kind: "misnamed", path: rel, digest: name.digest, detail });
-			} else if (name.kind === "tree") sidecars.add(name.digest);
-			else blobs.push(name.digest);
-		}
 	}
 	for (const digest of blobs) {
 		expected.delete(digest);
@@ -166,6 +178,40 @@ function sampleMean(scan: Scan): number {
 		seen++;
 	}
 	return seen > 0 ? bytes / seen : 0;
+}
+
+/**
+ * A first estimate of a store's bytes and blobs, before its scan (a fraction of a millisecond): the
+ * fan-out folders, times what LOOK_FOLDERS of them (evenly spread) hold, from their listing, an lstat
+ * of each blob with a sidecar (the large ones) and the mean of up to LOOK_BLOBS others. Never throws;
+ * undefined when the store cannot be read this way (the scan will say why).
+ */
+export function firstLook(dir: string): { bytes: number; blobs: number } | undefined {
+	try {
+		const root = join(dir, BLOBS_DIR);
+		const fanouts = readdirSync(root).filter(isFanoutName);
+		const step = Math.max(1, Math.floor(fanouts.length / LOOK_FOLDERS));
+		let bytes = 0;
+		let blobs = 0;
+		let looked = 0;
+		for (let f = 0; f < fanouts.length && looked < LOOK_FOLDERS; f += step, looked++) {
+			const folder = join(root, fanouts[f] as string);
+			const names = readdirSync(folder);
+			const sidecars = new Set(names.filter((n) => n.endsWith(TREE_SUFFIX)));
+			const plain = names.filter((n) => !n.endsWith(TREE_SUFFIX));
+			const large = plain.filter((n) => sidecars.has(`${n}${TREE_SUFFIX}`));
+			const small = plain.filter((n) => !sidecars.has(`${n}${TREE_SUFFIX}`));
+			const size = (name: string) => lstatSync(join(folder, name), { throwIfNoEntry: false })?.size ?? 0;
+			const sample = small.slice(0, Math.max(0, LOOK_BLOBS - large.length));
+			const mean = sample.length > 0 ? sample.reduce((n, name) => n + size(name), 0) / sample.length : 0;
+			bytes += large.reduce((n, name) => n + size(name), 0) + small.length * mean;
+			blobs += plain.length;
+		}
+		if (looked === 0) return { bytes: 0, blobs: 0 };
+		return { bytes: (bytes * fanouts.length) / looked, blobs: (blobs * fanouts.length) / looked };
+	} catch {
+		return undefined;
+	}
 }
 
 /**

@@ -1,19 +1,27 @@
 // verifyStore: scan a content-addressed store without following any symlink (store-scan.ts), start the
-// worker pool as soon as the scan's byte estimate says workers pay (they boot on other cores while
-// this thread plans and starts hashing; a small store never starts one), plan the hashing
-// (store-plan.ts), run it on the pool and the calling thread together, walk every fold manifest from
-// its root (manifest-check.ts: a child missing or hashing wrong is named with its path from the
-// root), and name every problem found.
+// worker pool as soon as a first look at the store, or else the scan's byte estimate, says workers
+// pay (they boot on other cores while this thread scans, plans and starts hashing; a small store
+// never starts one), plan the hashing (store-plan.ts), run it on the pool and the calling thread
+// together, walk every fold manifest from its root (manifest-check.ts: a child missing or hashing
+// wrong is named with its path from the root), and name every problem found.
 // No file I/O of its own beyond two lstats: store-scan.ts lists and reads sidecars, tasks.ts reads blobs.
 
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { chunksEngine, manyEngine, streamEngine } from "./engines.ts";
+import { chunksEngine, manyEngine, streamEngine } from "../wasm/index.ts";
 import { sharedPool, type VerifyPool } from "./hash-pool.ts";
 import { BLOBS_DIR, blobRelPath, isDigestHex, toHex } from "./layout.ts";
-import { checkManifests, type ManifestCheck } from "./manifest-check.ts";
+import { checkManifests, type ManifestCheck, type ParsedCandidate, parseCandidate } from "./manifest-check.ts";
 import { type Planned, planChunks, planStore } from "./store-plan.ts";
-import { type BlobEntry, DigestList, type IssueKind, type Scan, type StoreIssue, scanStore } from "./store-scan.ts";
+import {
+	type BlobEntry,
+	DigestList,
+	firstLook,
+	type IssueKind,
+	type Scan,
+	type StoreIssue,
+	scanStore,
+} from "./store-scan.ts";
 import { batchCount, type FileFailure, type TaskResult } from "./tasks.ts";
 import { type ChunkTree, mismatchedChunks } from "./tree.ts";
 import {
@@ -102,10 +110,14 @@ export async function verifyStore(dir: string, options?: VerifyStoreOptions): Pr
 		if (!isDigestHex(digest)) throw new TypeError(`verifyStore(): expected digest is not 64 lowercase hex: ${digest}`);
 	const workers = opts.workers ?? DEFAULT_WORKERS;
 	const minParallel = opts.minParallelBytes ?? envMinParallel() ?? DEFAULT_MIN_PARALLEL_BYTES;
-	let pool: VerifyPool | undefined;
+	const pays = (bytes: number, blobs: number) => workers > 0 && bytes + blobs * FILE_COST_BYTES >= minParallel;
+	// Workers boot on other cores while this thread scans, plans and starts hashing: started on a
+	// first look when it already says they pay, else once the scan's estimate does.
+	const look = workers > 0 ? firstLook(dir) : undefined;
+	let pool: VerifyPool | undefined = look && pays(look.bytes, look.blobs) ? sharedPool(workers) : undefined;
 	const missing = new Set(opts.expected ?? []);
 	const found = scanStore(dir, missing, (bytes, blobs) => {
-		if (workers > 0 && bytes + blobs * FILE_COST_BYTES >= minParallel) pool = sharedPool(workers);
+		if (!pool && pays(bytes, blobs)) pool = sharedPool(workers);
 	});
 	pool ??= sharedPool(0);
 	for (const digest of missing)
@@ -123,22 +135,49 @@ export async function verifyStore(dir: string, options?: VerifyStoreOptions): Pr
 	});
 	const tally = { worker: 0, caller: 0 };
 	const progress = startProgress(found, planned, opts.onProgress);
-	const relocate = await runPlanned(pool, planned, found.issues, progress, tally);
+	const candidates = new Map<string, ParsedCandidate>();
+	const plainSizes = new Float64Array(found.plain.count).fill(-1);
+	const findings: Findings = { issues: found.issues, candidates, plainSizes };
+	const relocate = await runPlanned(pool, planned, findings, progress, tally);
 	if (mode === "name" && relocate.length > 0) {
 		// Tree blobs that failed their name: their chunks say where the damage is.
 		const chunks = planChunks(relocate, opts.chunksPerTask, chunksEngine(engine));
 		progress.extend(chunks);
-		await runPlanned(pool, chunks, found.issues, progress, tally);
+		await runPlanned(pool, chunks, findings, progress, tally);
 		for (const blob of relocate) explainNameFailure(blob, found.issues);
 	}
-	const manifests = checkManifests(dir, plainDigests(found.plain), failedDigests(found.issues), found.issues);
+	const sizesOf = (wanted: ReadonlySet<string>) => sizesIn(found, plainSizes, wanted);
+	const manifests = checkManifests(candidates, failedDigests(found.issues), found.issues, sizesOf);
 	const r = { dir, mode, found, plainBytes: progress.plainBytes(), workers: pool.size, tasks: tally, manifests };
 	return finish(r, started);
 }
 
-/** The blobs without a sidecar (manifests are among them). */
-function* plainDigests(list: DigestList): Generator<string> {
-	for (let i = 0; i < list.count; i++) yield list.hex(i);
+/**
+ * The sizes of the `wanted` digests among the blobs that passed their hash: plain blobs by the size
+ * their batch read (found by the first 4 bytes of each digest, then the whole digest), tree blobs by
+ * their sidecar's. A digest the store does not hold is left out.
+ */
+function sizesIn(found: Scan, plainSizes: Float64Array, wanted: ReadonlySet<string>): Map<string, number> {
+	const out = new Map<string, number>();
+	if (wanted.size === 0) return out;
+	const byHead = new Map<number, string[]>();
+	for (const digest of wanted) {
+		const head = Number.parseInt(digest.slice(0, 8), 16);
+		const list = byHead.get(head);
+		if (list) list.push(digest);
+		else byHead.set(head, [digest]);
+	}
+	const { bytes, count } = found.plain;
+	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	for (let i = 0; i < count; i++) {
+		const list = byHead.get(view.getUint32(i * 32));
+		if (!list || (plainSizes[i] as number) < 0) continue;
+		const hex = found.plain.hex(i);
+		if (list.includes(hex)) out.set(hex, plainSizes[i] as number);
+	}
+	for (const blob of found.trees)
+		if (blob.tree && !blob.failed && wanted.has(blob.digest)) out.set(blob.digest, blob.tree.blobSize);
+	return out;
 }
 
 /** Digests of blobs that failed their own check (so a manifest walk does not trust them). */
@@ -190,11 +229,22 @@ function startProgress(found: Scan, planned: Planned[], onProgress?: (p: VerifyP
 	};
 }
 
+/**
+ * Where results go: the issues found, the manifests among the blobs that matched their names, and
+ * the size of each plain blob that did (by its index in the scan's list; -1 for the others).
+ */
+interface Findings {
+	issues: StoreIssue[];
+	plainSizes: Float64Array;
+	/** Each blob that hashed to its name and starts like a fold manifest, parsed as its batch arrives. */
+	candidates: Map<string, ParsedCandidate>;
+}
+
 /** Runs planned tasks; returns the tree blobs whose whole content failed its name (to locate by chunks). */
 async function runPlanned(
 	pool: VerifyPool,
 	planned: Planned[],
-	issues: StoreIssue[],
+	findings: Findings,
 	progress: Progress,
 	tally: { worker: number; caller: number },
 ): Promise<BlobEntry[]> {
@@ -204,7 +254,7 @@ async function runPlanned(
 		{
 			onResult: (index, result) => {
 				const p = planned[index] as Planned;
-				judge(p, result, issues, relocate);
+				judge(p, result, findings, relocate);
 				progress.done(p, result);
 			},
 		},
@@ -216,15 +266,20 @@ async function runPlanned(
 
 const NAME_MISMATCH = "content does not match its name (SHA-256 mismatch)";
 
-function judge(p: Planned, result: TaskResult, issues: StoreIssue[], relocate: BlobEntry[]): void {
+function judge(p: Planned, result: TaskResult, findings: Findings, relocate: BlobEntry[]): void {
+	const { issues } = findings;
 	const failures = new Map(result.failures);
 	if (p.task.kind === "batch") {
 		const named = p.task.digests as Uint8Array;
+		const manifests = new Map(result.manifests);
 		for (let i = 0; i < batchCount(p.task); i++) {
 			const failure = failures.get(i);
 			const same =
 				!failure &&
 				Buffer.compare(named.subarray(i * 32, i * 32 + 32), result.digests.subarray(i * 32, i * 32 + 32)) === 0;
+			if (same) findings.plainSizes[p.first + i] = result.sizes?.[i] ?? -1;
+			const manifest = same ? manifests.get(i) : undefined;
+			if (manifest) findings.candidates.set(toHex(named.subarray(i * 32, i * 32 + 32)), parseCandidate(manifest));
 			if (same) continue;
 			const digest = toHex(named.subarray(i * 32, i * 32 + 32));
 			const path = blobRelPath(digest);

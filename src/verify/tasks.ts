@@ -7,9 +7,9 @@
 // after the scan is refused, never read, and memory stays bounded whatever a file's size.
 
 import { closeSync } from "node:fs";
-import { createStreamHasher, digestChunks, digestMany, digestOne } from "./engines.ts";
+import { createSha256, type EngineName, sha256, sha256Chunks, sha256Many } from "../wasm/index.ts";
+import { looksLikeManifest, MANIFEST_MAX_BYTES } from "./manifest.ts";
 import { FileRefusedError, openListed, readAt } from "./safe-open.ts";
-import type { EngineName } from "./verify-options.ts";
 
 /** Digests of consecutive chunks of `[offset, offset + length)` of one file of `blobSize` bytes. */
 export interface ChunksTask {
@@ -40,6 +40,12 @@ export interface BatchTask {
 	engine: EngineName;
 	streamEngine: EngineName;
 	readSize: number;
+	/**
+	 * Return a copy of every file read whole that starts like a fold manifest (at most
+	 * MANIFEST_MAX_BYTES), so the manifest walk parses the very bytes that were hashed, never
+	 * reading the store a second time.
+	 */
+	keepManifests?: boolean;
 }
 
 /** How many files a batch names. */
@@ -50,7 +56,8 @@ export function batchCount(task: BatchTask): number {
 /** The path of a batch's file `i`. */
 export function batchPath(task: BatchTask, i: number): string {
 	if (task.paths) return task.paths[i] as string;
-	const hex = Buffer.from((task.digests as Uint8Array).subarray(i * 32, i * 32 + 32)).toString("hex");
+	const digests = task.digests as Uint8Array;
+	const hex = Buffer.from(digests.buffer, digests.byteOffset, digests.byteLength).toString("hex", i * 32, i * 32 + 32);
 	return `${task.prefix ?? ""}${hex.slice(0, 2)}/${hex}`;
 }
 
@@ -84,6 +91,8 @@ export interface TaskResult {
 	failures: [number, FileFailure][];
 	/** Batch tasks: the size of each file read (-1 where it failed). */
 	sizes?: number[];
+	/** Batch tasks with keepManifests: [index, bytes] of each file that starts like a manifest. */
+	manifests?: [number, Uint8Array][];
 }
 
 /** Maps any error of opening or reading to a FileFailure whose message says what was wrong. */
@@ -135,6 +144,11 @@ function failed(error: unknown): TaskResult {
 	return { digests: new Uint8Array(0), bytesRead: 0, failures: [[0, failureOf(error)]] };
 }
 
+/** The result of a task that threw instead of answering (the pool's answer for it; nothing was verified). */
+export function taskFailure(message: string): TaskResult {
+	return { digests: new Uint8Array(0), bytesRead: 0, failures: [[0, { reason: "unreadable", message }]] };
+}
+
 /**
  * Chunks are read and hashed a few at a time (1 for node:crypto, 4 for the Wasm lanes) so the bytes
  * are still in cache when hashed; a whole-task read would stream them through memory twice.
@@ -151,7 +165,10 @@ function runChunks(task: ChunksTask, scratch: Scratch): TaskResult {
 			const want = Math.min(group, task.length - done);
 			const n = readAt(fd, buf, want, task.offset + done);
 			if (n > 0)
-				digests.set(digestChunks(buf.subarray(0, n), task.chunkSize, task.engine), (done / task.chunkSize) * 32);
+				digests.set(
+					sha256Chunks(buf.subarray(0, n), task.chunkSize, { engine: task.engine }),
+					(done / task.chunkSize) * 32,
+				);
 			done += n;
 			if (n < want) break; // truncated: the caller sees bytesRead < length
 		}
@@ -170,7 +187,7 @@ function streamFd(
 	readSize: number,
 	scratch: Scratch,
 ): { digest: Uint8Array; read: number } {
-	const hasher = createStreamHasher(engine);
+	const hasher = createSha256({ engine });
 	const buf = scratch.stream(readSize);
 	let position = 0;
 	for (;;) {
@@ -192,6 +209,7 @@ function runBatch(task: BatchTask, scratch: Scratch): TaskResult {
 	const count = batchCount(task);
 	const digests = new Uint8Array(count * 32);
 	const sizes = new Array<number>(count).fill(-1);
+	const manifests: [number, Uint8Array][] = [];
 	const eager = task.engine === "node";
 	let used = 0;
 	let total = 0;
@@ -210,7 +228,9 @@ function runBatch(task: BatchTask, scratch: Scratch): TaskResult {
 			const at = eager ? 0 : used;
 			const buf = scratch.get(at + opened.size, at);
 			const n = readAt(fd, buf.subarray(at), opened.size, 0);
-			if (eager) digests.set(digestOne(buf.subarray(0, n)), i * 32);
+			if (task.keepManifests && n <= MANIFEST_MAX_BYTES && looksLikeManifest(buf.subarray(at, at + n)))
+				manifests.push([i, buf.slice(at, at + n)]);
+			if (eager) digests.set(sha256(buf.subarray(0, n), { engine: "node" }), i * 32);
 			else pending.push({ index: i, start: used, length: n });
 			if (!eager) used += n;
 			sizes[i] = n;
@@ -223,15 +243,17 @@ function runBatch(task: BatchTask, scratch: Scratch): TaskResult {
 	}
 	if (pending.length > 0) {
 		const buf = scratch.get(used);
-		const computed = digestMany(
+		const computed = sha256Many(
 			pending.map((p) => buf.subarray(p.start, p.start + p.length)),
-			task.engine,
+			{ engine: task.engine },
 		);
 		pending.forEach((p, k) => {
 			digests.set(computed[k] as Uint8Array, p.index * 32);
 		});
 	}
-	return { digests, bytesRead: total, failures, sizes };
+	const result: TaskResult = { digests, bytesRead: total, failures, sizes };
+	if (manifests.length > 0) result.manifests = manifests;
+	return result;
 }
 
 function runFile(task: FileTask, scratch: Scratch): TaskResult {

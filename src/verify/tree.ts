@@ -18,7 +18,7 @@
 // The root binds the chunk digests to the blob's name, size and chunk size; record it wherever a
 // blob is referenced (a fold record) and pass it as `expectedRoot` to pin a read to that record.
 
-import { digestOne } from "./engines.ts";
+import { sha256 } from "../wasm/index.ts";
 import { isDigestHex, toHex } from "./layout.ts";
 
 const MAGIC = Uint8Array.from([0x50, 0x46, 0x54, 0x52, 0x45, 0x45, 0x00, 0x01]);
@@ -65,7 +65,7 @@ export function treeRoot(blobDigest: string, chunkSize: number, blobSize: number
 	material.set(DOMAIN, 0);
 	material.set(head, DOMAIN.length);
 	material.set(digests, DOMAIN.length + head.length);
-	return toHex(digestOne(material));
+	return toHex(sha256(material));
 }
 
 /** Builds the tree record from the chunk digests of a blob. */
@@ -91,7 +91,7 @@ export function encodeTree(tree: ChunkTree): Uint8Array {
 	out.set(header(tree.chunkSize, tree.blobSize, tree.chunkCount, tree.blobDigest), 0);
 	out.set(Buffer.from(tree.root, "hex"), 56);
 	out.set(tree.digests, HEADER);
-	out.set(digestOne(out.subarray(0, body)), body);
+	out.set(sha256(out.subarray(0, body)), body);
 	return out;
 }
 
@@ -101,7 +101,7 @@ export function decodeTree(bytes: Uint8Array): ChunkTree {
 	for (let i = 0; i < MAGIC.length; i++)
 		if (bytes[i] !== MAGIC[i]) throw new TreeFormatError("not a pi-fold chunk-tree sidecar (bad magic or version)");
 	const body = bytes.length - 32;
-	if (toHex(digestOne(bytes.subarray(0, body))) !== toHex(bytes.subarray(body)))
+	if (toHex(sha256(bytes.subarray(0, body))) !== toHex(bytes.subarray(body)))
 		throw new TreeFormatError("sidecar self-check failed (damaged)");
 	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	const chunkSize = view.getUint32(8, true);

@@ -4,6 +4,9 @@
 // a seventh of what `pi-fold verify` needs for a whole 512 MiB store. Pure; no I/O.
 
 import { availableParallelism } from "node:os";
+import type { EngineName } from "../wasm/index.ts";
+
+export type { EngineName } from "../wasm/index.ts";
 
 /** Size of one chunk of a blob's chunk tree: 1 MiB. Fixed per sidecar (recorded in it). */
 export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
@@ -51,9 +54,6 @@ export const DEFAULT_READ_SIZE = 1024 * 1024;
  * the other is hashed), so fewer, larger reads mean fewer event-loop round trips.
  */
 export const HASH_FILE_READ_SIZE = 4 * 1024 * 1024;
-
-/** Which SHA-256 implementation serves a shape of work; "auto" is the measured choice (docs/verifier.md). */
-export type EngineName = "auto" | "wasm" | "node";
 
 /**
  * What `verifyStore` checks a chunk-tree blob against. "name" (default): every blob is hashed whole

@@ -1,21 +1,23 @@
-// Multi-buffer SHA-256 over the Wasm core: sha256Many digests many independent inputs (4 at a time
-// in v128 lanes on the SIMD build), sha256Chunks digests consecutive fixed-size chunks of one
-// buffer (the chunk tree of a large blob). Inputs are packed straight into Wasm memory with an
+// Multi-buffer SHA-256 over the Wasm core: wasmSha256Many digests many independent inputs (4 at a
+// time in v128 lanes on the SIMD build), wasmSha256Chunks digests consecutive fixed-size chunks of one
+// buffer (the chunk tree of a large blob). They are the hashing API's Wasm engine for those shapes
+// (hash-api.ts sha256Many / sha256Chunks pick them where they win). Inputs are packed straight into Wasm memory with an
 // (offset, length) table; one Wasm call per batch, batches split when a buffer would overflow.
 // Pure in-memory work.
 
+import type { HashInput } from "./hash-api.ts";
 import type { LoadedCore } from "./load.ts";
-import { type HashInput, sha256, viewsFor } from "./sha256.ts";
+import { viewsFor, wasmSha256 } from "./sha256.ts";
 import { stage, utf8Bound } from "./sha256-abi.ts";
 
 /**
  * Writes the SHA-256 of each input to `out` (32 bytes per input, in order, starting at byte 0).
  * `out` must hold at least 32 * inputs.length bytes. Allocates nothing per input.
  */
-export function sha256ManyInto(inputs: readonly HashInput[], out: Uint8Array, using?: LoadedCore): void {
+export function wasmSha256ManyInto(inputs: readonly HashInput[], out: Uint8Array, using?: LoadedCore): void {
 	const n = inputs.length;
 	if (!(out instanceof Uint8Array) || out.length < n * 32)
-		throw new RangeError(`sha256ManyInto(): out must be a Uint8Array of at least ${n * 32} bytes`);
+		throw new RangeError(`wasmSha256ManyInto(): out must be a Uint8Array of at least ${n * 32} bytes`);
 	const v = viewsFor(using);
 	const { ex, table, inputPtr, inputSize, outputPtr, manyMax, bytes } = v;
 	let count = 0;
@@ -26,7 +28,7 @@ export function sha256ManyInto(inputs: readonly HashInput[], out: Uint8Array, us
 		let need: number;
 		if (typeof x === "string") need = utf8Bound(x.length);
 		else if (x instanceof Uint8Array) need = x.length;
-		else throw new TypeError(`sha256Many(): input ${i} is not a Uint8Array or a string`);
+		else throw new TypeError(`wasmSha256Many(): input ${i} is not a Uint8Array or a string`);
 		if (count === manyMax || need > inputSize - off) {
 			if (count > 0) {
 				ex.sha256Many(count);
@@ -36,7 +38,7 @@ export function sha256ManyInto(inputs: readonly HashInput[], out: Uint8Array, us
 			off = 0;
 			first = i;
 			if (need > inputSize) {
-				out.set(sha256(x, v.core), i * 32);
+				out.set(wasmSha256(x, v.core), i * 32);
 				first = i + 1;
 				continue;
 			}
@@ -57,15 +59,15 @@ export function sha256ManyInto(inputs: readonly HashInput[], out: Uint8Array, us
  * The SHA-256 of each input, in order. The results are 32-byte views into one shared buffer
  * (one allocation per call, not per input).
  */
-export function sha256Many(inputs: readonly HashInput[], using?: LoadedCore): Uint8Array[] {
+export function wasmSha256Many(inputs: readonly HashInput[], using?: LoadedCore): Uint8Array[] {
 	const out = new Uint8Array(inputs.length * 32);
-	sha256ManyInto(inputs, out, using);
+	wasmSha256ManyInto(inputs, out, using);
 	const result = new Array<Uint8Array>(inputs.length);
 	for (let i = 0; i < inputs.length; i++) result[i] = out.subarray(i * 32, i * 32 + 32);
 	return result;
 }
 
-/** Number of chunks sha256Chunks produces: ceil(length / chunkSize), and 1 for an empty buffer. */
+/** Number of chunks wasmSha256Chunks produces: ceil(length / chunkSize), and 1 for an empty buffer. */
 export function chunkCount(length: number, chunkSize: number): number {
 	return length === 0 ? 1 : Math.ceil(length / chunkSize);
 }
@@ -76,18 +78,18 @@ export function chunkCount(length: number, chunkSize: number): number {
  * a time across lanes while 4 fit the core's input buffer (chunkSize <= 2 MiB); larger chunks use
  * fewer lanes, and chunks larger than the buffer (8 MiB) are streamed one at a time.
  */
-export function sha256ChunksInto(data: Uint8Array, chunkSize: number, out: Uint8Array, using?: LoadedCore): void {
-	if (!(data instanceof Uint8Array)) throw new TypeError("sha256Chunks(): data must be a Uint8Array");
+export function wasmSha256ChunksInto(data: Uint8Array, chunkSize: number, out: Uint8Array, using?: LoadedCore): void {
+	if (!(data instanceof Uint8Array)) throw new TypeError("wasmSha256Chunks(): data must be a Uint8Array");
 	if (!Number.isSafeInteger(chunkSize) || chunkSize <= 0)
-		throw new RangeError(`sha256Chunks(): chunkSize must be a positive integer, got ${chunkSize}`);
+		throw new RangeError(`wasmSha256Chunks(): chunkSize must be a positive integer, got ${chunkSize}`);
 	const n = chunkCount(data.length, chunkSize);
 	if (!(out instanceof Uint8Array) || out.length < n * 32)
-		throw new RangeError(`sha256ChunksInto(): out must be a Uint8Array of at least ${n * 32} bytes`);
+		throw new RangeError(`wasmSha256ChunksInto(): out must be a Uint8Array of at least ${n * 32} bytes`);
 	const v = viewsFor(using);
 	const { ex, table, inputPtr, inputSize, outputPtr, manyMax, bytes } = v;
 	const perCall = Math.min(manyMax, Math.floor(inputSize / chunkSize));
 	if (perCall === 0) {
-		for (let c = 0; c < n; c++) out.set(sha256(data.subarray(c * chunkSize, (c + 1) * chunkSize), v.core), c * 32);
+		for (let c = 0; c < n; c++) out.set(wasmSha256(data.subarray(c * chunkSize, (c + 1) * chunkSize), v.core), c * 32);
 		return;
 	}
 	for (let c = 0; c < n; c += perCall) {
@@ -115,7 +117,7 @@ export function sha256InputBuffer(using?: LoadedCore): Uint8Array {
 }
 
 /**
- * Like sha256ChunksInto over the first `length` bytes already in sha256InputBuffer(): writes
+ * Like wasmSha256ChunksInto over the first `length` bytes already in sha256InputBuffer(): writes
  * chunkCount(length, chunkSize) digests to `out` at `outOffset`. Throws a RangeError when
  * `length` exceeds the buffer or the chunks exceed one call (16,384 chunks).
  */
@@ -143,11 +145,11 @@ export function sha256ChunksOfInput(
 	out.set(v.bytes.subarray(v.outputPtr, v.outputPtr + n * 32), outOffset);
 }
 
-/** Digests of consecutive `chunkSize`-byte chunks of `data`, concatenated (see sha256ChunksInto). */
-export function sha256Chunks(data: Uint8Array, chunkSize: number, using?: LoadedCore): Uint8Array {
+/** Digests of consecutive `chunkSize`-byte chunks of `data`, concatenated (see wasmSha256ChunksInto). */
+export function wasmSha256Chunks(data: Uint8Array, chunkSize: number, using?: LoadedCore): Uint8Array {
 	if (!Number.isSafeInteger(chunkSize) || chunkSize <= 0)
-		throw new RangeError(`sha256Chunks(): chunkSize must be a positive integer, got ${chunkSize}`);
+		throw new RangeError(`wasmSha256Chunks(): chunkSize must be a positive integer, got ${chunkSize}`);
 	const out = new Uint8Array(chunkCount(data.length, chunkSize) * 32);
-	sha256ChunksInto(data, chunkSize, out, using);
+	wasmSha256ChunksInto(data, chunkSize, out, using);
 	return out;
 }

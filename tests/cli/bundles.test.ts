@@ -1,9 +1,9 @@
 // What each bundle is made of, read from esbuild's metafile (build/meta.json, written by the build):
-// the bin and `hash` load nothing but themselves, the verifier carries no Pi, benchmark or hash-wasm
-// code, hash-wasm lives only in the benchmark bundle, and the verifier's worker threads run their own
-// small bundle (build/verify-worker.js), whether spawned from pi-fold/verify or from `pi-fold verify`.
-// Assertions on inputs and on which file a worker runs, never on timings (bench/cli-start.ts measures
-// the cold start).
+// the bin loads nothing but itself and `hash` nothing but itself and the hashing API, the verifier
+// carries no Pi, benchmark or hash-wasm code, hash-wasm lives only in the benchmark bundle, and the
+// verifier's worker threads run their own small bundle (build/verify-worker.js), whether spawned
+// from pi-fold/verify or from `pi-fold verify`. Assertions on inputs and on which file a worker
+// runs, never on timings (bench/cli-start.ts measures the cold start).
 
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -69,9 +69,9 @@ describe("the bin (build/cli.js)", () => {
 });
 
 describe("the command bundles", () => {
-	it("hash loads only its command and the flag parser: no verifier, Wasm core, zod, benchmark or Pi", () => {
+	it("hash loads only its command, the flag parser and the hashing API: no verifier, Wasm core, zod, benchmark or Pi", () => {
 		const { inputs, externals } = staticClosure("build/cli-hash.js");
-		expect(inputs.sort()).toEqual(["src/args/index.ts", "src/cli/commands/hash.ts"]);
+		expect(inputs.sort()).toEqual(["src/args/index.ts", "src/cli/commands/hash.ts", "src/wasm/hash-api.ts"]);
 		expect(externals.every((e) => e.startsWith("node:"))).toBe(true);
 	});
 

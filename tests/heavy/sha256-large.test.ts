@@ -1,10 +1,10 @@
 // Streams longer than 2^32 bits (> 512 MiB) and longer than 2 GiB, generated on the fly (never
-// stored), hashed by Sha256 on both backends and by node:crypto fed the same chunks. Each case
+// stored), hashed by WasmSha256 on both backends and by node:crypto fed the same chunks. Each case
 // runs once, in the heavy lane (`npm run test:heavy`, tests/heavy-lane.ts; about 20 s).
 
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { Sha256 } from "../../src/wasm/index.ts";
+import { WasmSha256 } from "../../src/wasm/index.ts";
 import { BACKENDS, backendCore, bytesOf } from "../helpers/backends.ts";
 
 const MiB = 1 << 20;
@@ -34,7 +34,7 @@ describe.each(BACKENDS)("SHA-256 of very long streams on the %s backend", (backe
 	] as const) {
 		it(`equals node:crypto on ${label}, also after a save/restore past the 2^32-bit mark`, () => {
 			const node = createHash("sha256");
-			let wasm = new Sha256(c);
+			let wasm = new WasmSha256(c);
 			let fed = 0;
 			let restoredOnce = false;
 			generate(total, (chunk) => {
@@ -42,7 +42,7 @@ describe.each(BACKENDS)("SHA-256 of very long streams on the %s backend", (backe
 				wasm.update(chunk);
 				fed += chunk.length;
 				if (!restoredOnce && fed > 512 * MiB) {
-					wasm = Sha256.restore(wasm.saveState(), c);
+					wasm = WasmSha256.restore(wasm.saveState(), c);
 					restoredOnce = true;
 				}
 			});

@@ -27,7 +27,10 @@ describe("pi-fold bench --cli (the process-level benchmark)", () => {
 			expect(pass.memory.map((m) => m.label)).toEqual(["pi-fold verify", "pi-fold hash"]);
 			for (const m of pass.memory) expect(m.bytes).toBeGreaterThan(10e6);
 		}
-		expect(r.passes[0]?.scenarios[0]?.rows[1]?.target).toBe(1.6);
+		const [, one, , zero] = r.passes[0]?.scenarios[0]?.rows ?? [];
+		expect(one?.target).toBe(1.7);
+		expect(zero).toMatchObject({ label: "pi-fold verify --workers 0", versus: "one", target: 1 / 1.1 });
+		expect(zero?.ratio).toBeCloseTo((one?.ms ?? 0) / (zero?.ms ?? 1), 9);
 		expect(seen.at(-1)).toBeCloseTo(1, 5);
 		for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1] ?? 0);
 		const table = renderCliTable(r);

@@ -5,18 +5,19 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { digestChunks, digestMany, digestOne, manyEngine, setEngineCalibration } from "../../src/verify/engines.ts";
 import { closeSharedPools } from "../../src/verify/hash-pool.ts";
 import {
 	createSha256,
 	engineCalibration,
 	hashFile,
+	setEngineCalibration,
 	sha256,
 	sha256Hex,
 	sha256Many,
 	VerifyPool,
 	writeBlob,
 } from "../../src/verify/index.ts";
+import { manyEngine, sha256Chunks } from "../../src/wasm/index.ts";
 import { bytes, SMALL_TREE, tempDir } from "./helpers.ts";
 
 afterAll(() => closeSharedPools());
@@ -29,8 +30,9 @@ describe("the Wasm and node:crypto engines", () => {
 		fc.assert(
 			fc.property(fc.uint8Array({ maxLength: 300 }), (data) => {
 				const want = reference(data);
-				expect(hex(digestOne(data, "node"))).toBe(want);
-				expect(hex(digestOne(data, "wasm"))).toBe(want);
+				expect(hex(sha256(data, { engine: "node" }))).toBe(want);
+				expect(hex(sha256(data, { engine: "wasm" }))).toBe(want);
+				expect(hex(sha256(data))).toBe(want);
 			}),
 			{ numRuns: 300 },
 		);
@@ -42,8 +44,8 @@ describe("the Wasm and node:crypto engines", () => {
 				fc.array(fc.oneof(fc.uint8Array({ maxLength: 200 }), fc.string({ maxLength: 80 })), { maxLength: 40 }),
 				(inputs) => {
 					const want = inputs.map(reference);
-					expect(digestMany(inputs, "node").map(hex)).toEqual(want);
-					expect(digestMany(inputs, "wasm").map(hex)).toEqual(want);
+					expect(sha256Many(inputs, { engine: "node" }).map(hex)).toEqual(want);
+					expect(sha256Many(inputs, { engine: "wasm" }).map(hex)).toEqual(want);
 					expect(sha256Many(inputs).map(hex)).toEqual(want);
 				},
 			),
@@ -54,9 +56,10 @@ describe("the Wasm and node:crypto engines", () => {
 	it("agree on chunk digests for random data and chunk sizes", () => {
 		fc.assert(
 			fc.property(fc.uint8Array({ minLength: 1, maxLength: 5000 }), fc.integer({ min: 1, max: 1500 }), (data, size) => {
-				const node = digestChunks(data, size, "node");
+				const node = sha256Chunks(data, size, { engine: "node" });
 				expect(node.length).toBe(Math.ceil(data.length / size) * 32);
-				expect(hex(digestChunks(data, size, "wasm"))).toBe(hex(node));
+				expect(hex(sha256Chunks(data, size, { engine: "wasm" }))).toBe(hex(node));
+				expect(hex(sha256Chunks(data, size))).toBe(hex(node));
 				expect(hex(node.subarray(0, 32))).toBe(reference(data.subarray(0, size)));
 			}),
 			{ numRuns: 100 },

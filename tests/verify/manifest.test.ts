@@ -78,4 +78,31 @@ describe("verify of fold manifests", () => {
 		expect(issue?.detail).toMatch(new RegExp(`; it is fold ${foldId(a)} › (node \\d+ › )*entry e1-77$`));
 		expect(r.issues).toHaveLength(1);
 	});
+
+	it("names an entry of another size than its manifest lists (the size its hashing read), on worker threads too", async () => {
+		const dir = tempDir();
+		const leaf = '{"id":"x1"}\n';
+		const other = '{"id":"x2"}\n';
+		const manifestOf = (children: string[]) => {
+			const bytes = children.reduce((n, line) => n + Number(line.split(" ")[2]), 0);
+			return `pi-fold manifest 1 fold ${bytes} ${children.length} "f-x"\n${children.map((c) => `${c}\n`).join("")}`;
+		};
+		const store = new FoldStore(dir, { durable: false });
+		const a = await store.put(leaf);
+		const b = await store.put(other);
+		// The manifest lists the first entry one byte short (a manifest that lies hashes to its name all the same).
+		const root = manifestOf([`L ${a.sha256} ${leaf.length - 1} "x1"`, `L ${b.sha256} ${other.length} "x2"`]);
+		await store.put(root);
+		for (const workers of [0, 1]) {
+			const r = await verifyStore(dir, { workers, minParallelBytes: 0 });
+			expect(r.manifests).toEqual({ manifests: 1, folds: 1 });
+			expect(r.issues.map((i) => [i.kind, i.path, i.detail])).toEqual([
+				[
+					"corrupt",
+					blobRelPath(a.sha256),
+					`fold f-x › entry x1: ${leaf.length} bytes, its manifest lists ${leaf.length - 1}`,
+				],
+			]);
+		}
+	});
 });

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeSharedPools } from "../../src/verify/hash-pool.ts";
 import { type Task, VerifyPool, verifyStore, writeBlob } from "../../src/verify/index.ts";
+import { type PoolSpec, WorkerPool } from "../../src/verify/worker-pool.ts";
 import { bytes, SMALL_TREE, tempDir } from "./helpers.ts";
 
 afterAll(() => closeSharedPools());
@@ -63,5 +64,51 @@ describe("the batch pool", () => {
 		const forced = await verifyStore(dir, { workers: 2, minParallelBytes: 1 });
 		expect(forced).toMatchObject({ ok: true, workers: 2 });
 		expect(forced.tasks.worker + forced.tasks.caller).toBeGreaterThan(0);
+	});
+
+	describe("the generic pool (src/verify/worker-pool.ts) when a worker dies", () => {
+		const entry = { url: pathToFileURL(join(import.meta.dirname, "children", "half-dying-worker.mjs")), argv: [] };
+		const spec: PoolSpec<number, number> = {
+			name: "test worker",
+			mark: "piFoldTestWorker",
+			entry: () => entry,
+			run: (n) => 2 * n,
+			failed: () => -1,
+			onFailure: "one",
+		};
+		const tasks = Array.from({ length: 20 }, (_, i) => i);
+
+		it("hands the tasks a dead worker claimed to the surviving one (onFailure one)", async () => {
+			const pool = new WorkerPool(2, spec);
+			try {
+				await pool.whenReady();
+				const outcome = await pool.runBatch(tasks, { callerHelps: false, callerMayFinish: false });
+				expect(outcome).toMatchObject({ stopped: null, callerTasks: 0, workerTasks: 20 });
+				expect(outcome.results).toEqual(tasks.map((n) => 2 * n));
+				expect(pool.liveWorkers).toBe(1);
+				expect(pool.degradedReason).toMatch(/^test worker failed \(exited unexpectedly \(code 3\)\)$/);
+			} finally {
+				await pool.close();
+			}
+		});
+
+		it("stops a batch the calling thread may not finish when no worker is left, saying why", async () => {
+			const pool = new WorkerPool(1, spec);
+			try {
+				await pool.whenReady();
+				// A single worker may have an even thread id and serve: then the batch simply finishes.
+				const outcome = await pool.runBatch(tasks, { callerHelps: false, callerMayFinish: false });
+				if (pool.liveWorkers === 1) expect(outcome.stopped).toBeNull();
+				else {
+					expect(outcome.stopped).toMatch(/^no test worker left \(test worker failed \(exited unexpectedly/);
+					expect(outcome.callerTasks).toBe(0);
+					const finished = await pool.runBatch(tasks, { callerMayFinish: true, callerHelps: false });
+					expect(finished.results).toEqual(tasks.map((n) => 2 * n));
+					expect(finished.callerTasks).toBe(20);
+				}
+			} finally {
+				await pool.close();
+			}
+		});
 	});
 });

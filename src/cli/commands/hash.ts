@@ -4,13 +4,14 @@
 // or position), so FIFOs, process substitution (`<(cmd)`), pipes and character devices work like
 // regular files; small files with blocking reads (quickest start), large ones with the next read
 // overlapping the hashing. An input that cannot be read gets one error line on stderr and the others are
-// still hashed; the exit status is then 1. Hashing is node:crypto's streaming SHA-256: the engine
-// pi-fold/verify measures fastest for one stream, and loading nothing else keeps the start instant.
-// Does its own I/O (stdin, stdout, stderr, the files).
+// still hashed; the exit status is then 1. Hashing is the hashing API's stream (src/wasm/hash-api.ts),
+// imported alone: without the Wasm core and its chooser it is node:crypto's streaming SHA-256, the
+// engine pi-fold/verify measures fastest for one stream, and loading nothing else keeps the start
+// instant. Does its own I/O (stdin, stdout, stderr, the files).
 
-import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, read, readSync } from "node:fs";
 import { type CommandSpec, parseCommandLine, renderUsage } from "../../args/index.ts";
+import { createSha256 } from "../../wasm/hash-api.ts";
 
 /** Bytes per read: large enough for full-speed hashing, small enough to keep memory flat. */
 const HASH_READ_SIZE = 4 * 1024 * 1024;
@@ -42,20 +43,20 @@ function describe(error: unknown): string {
 }
 
 async function hashStdin(): Promise<string> {
-	const h = createHash("sha256");
+	const h = createSha256();
 	for await (const chunk of process.stdin) h.update(chunk as Buffer);
-	return h.digest("hex");
+	return h.digestHex();
 }
 
 /** Regular files up to this size are read with blocking reads: no thread pool to start, the fastest start. */
 const HASH_SYNC_MAX = 4 * 1024 * 1024;
 
 function hashBlocking(fd: number, readSize: number): string {
-	const h = createHash("sha256");
+	const h = createSha256();
 	const buffer = Buffer.allocUnsafe(readSize);
 	for (;;) {
 		const bytesRead = readSync(fd, buffer, 0, readSize, null);
-		if (bytesRead === 0) return h.digest("hex");
+		if (bytesRead === 0) return h.digestHex();
 		h.update(buffer.subarray(0, bytesRead));
 	}
 }
@@ -68,13 +69,13 @@ function readAsync(fd: number, buffer: Buffer): Promise<number> {
 
 /** Large files: the next read is in flight on the thread pool while the previous chunk is hashed. */
 async function hashOverlapped(fd: number, readSize: number): Promise<string> {
-	const h = createHash("sha256");
+	const h = createSha256();
 	const buffers = [Buffer.allocUnsafe(readSize), Buffer.allocUnsafe(readSize)];
 	let which = 0;
 	let pending = readAsync(fd, buffers[0] as Buffer);
 	for (;;) {
 		const bytesRead = await pending;
-		if (bytesRead === 0) return h.digest("hex");
+		if (bytesRead === 0) return h.digestHex();
 		const full = buffers[which] as Buffer;
 		which ^= 1;
 		pending = readAsync(fd, buffers[which] as Buffer);

@@ -1,5 +1,7 @@
-// Searching one stored blob: each chunk is read once, hashed (SHA-256, node:crypto) and scanned from
-// the same bytes, so what a hit shows is exactly what was verified. A blob whose digest is not its
+// Searching one stored blob: each chunk is read once, hashed (SHA-256, the hashing API's stream; this
+// file imports src/wasm/hash-api.ts alone, so the search worker's bundle carries no Wasm core and
+// node:crypto serves it there) and scanned from the same bytes, so what a hit shows is exactly what
+// was verified. A blob whose digest is not its
 // name (or that is missing, a symlink, or not a regular file) keeps none of its hits: the result
 // names it and says why. A source the caller rebuilt and verified itself (from the session's own
 // entries, when the store has no copy) is scanned as it is (`searchVerifiedBytes`). Reads are synchronous (this runs on a search worker thread, or in-thread
@@ -7,8 +9,8 @@
 // refused as not a regular file, as the fold store's reads do), one reusable window per scanner.
 // Does its own file I/O.
 
-import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { createSha256 } from "../../wasm/hash-api.ts";
 import type { CompiledQuery } from "./query.ts";
 import { BlobScanner, type ScanOutcome, ScanScratch } from "./source-scan.ts";
 
@@ -73,7 +75,7 @@ export function searchBlobFile(
 			anchors: new Set(target.anchors ?? []),
 			scratch,
 		});
-		const hasher = createHash("sha256");
+		const hasher = createSha256();
 		let position = 0;
 		for (;;) {
 			const into = scanner.reserve(SEARCH_READ_BYTES);
@@ -89,7 +91,7 @@ export function searchBlobFile(
 			scanner.commit(n, eof);
 			if (eof) break;
 		}
-		const actual = hasher.digest("hex");
+		const actual = hasher.digestHex();
 		if (actual !== target.sha256)
 			return failed(target.sha256, "mismatch", "the blob does not hash to its name", actual, position);
 		return { sha256: target.sha256, ok: true, ...scanner.outcome() };
@@ -149,7 +151,7 @@ function searchParts(
 		}
 		try {
 			if (!fstatSync(fd).isFile()) return failed(target.sha256, "unreadable", `${name} is not a regular file`);
-			const hasher = createHash("sha256");
+			const hasher = createSha256();
 			let position = 0;
 			for (;;) {
 				const want = Math.min(SEARCH_READ_BYTES, part.bytes - position + 1);
@@ -169,7 +171,7 @@ function searchParts(
 				if (eof) break;
 			}
 			total += position;
-			const actual = hasher.digest("hex");
+			const actual = hasher.digestHex();
 			if (actual !== part.sha256 || position !== part.bytes)
 				return failed(target.sha256, "mismatch", `${name} does not hash to its name`, actual, total);
 		} catch (error) {
@@ -190,14 +192,14 @@ export function searchBlobBytes(
 ): BlobSearchResult {
 	if (!bytes) return failed(target.sha256, "missing", "blob missing");
 	const scanner = new BlobScanner(query, { maxHits: options.maxHits, anchors: new Set(target.anchors ?? []), scratch });
-	const hasher = createHash("sha256");
+	const hasher = createSha256();
 	for (let at = 0; at < bytes.length || at === 0; at += SEARCH_READ_BYTES) {
 		const chunk = bytes.subarray(at, at + SEARCH_READ_BYTES);
 		hasher.update(chunk);
 		scanner.push(chunk, at + SEARCH_READ_BYTES >= bytes.length);
 		if (bytes.length === 0) break;
 	}
-	const actual = hasher.digest("hex");
+	const actual = hasher.digestHex();
 	if (actual !== target.sha256)
 		return failed(target.sha256, "mismatch", "the blob does not hash to its name", actual, bytes.length);
 	return { sha256: target.sha256, ok: true, ...scanner.outcome() };

@@ -1,37 +1,28 @@
-// The one place that decides which SHA-256 implementation serves which shape of work. Everything
-// else in verify/ calls these functions. The choice is made by measurement, because it depends on
-// the CPU: OpenSSL (node:crypto) uses the SHA extensions (SHA-NI) where the CPU has them and is then
-// ~4x faster per byte than any Wasm code; without them, the Wasm core's 4 v128 lanes beat it on
-// independent inputs. So "auto" uses a calibration (lazily, on the thread that plans the work; worker
-// tasks always carry a concrete engine): read from the per-machine cache (calibration-cache.ts), or
-// measured in ~20 ms when there is no valid entry, and picks per shape:
+// The engine chooser behind the hashing API (hash-api.ts): it registers the Wasm core as an engine
+// and decides, per shape of work, which engine serves "auto". The choice is made by measurement,
+// because it depends on the CPU: OpenSSL (node:crypto) uses the SHA extensions (SHA-NI) where the CPU
+// has them and is then ~4x faster per byte than any Wasm code; without them, the Wasm core's 4 v128
+// lanes beat it on independent inputs. So "auto" uses a calibration (lazily, on the thread that plans
+// the work; verify's worker tasks always carry a concrete engine): from the calibration provider
+// (pi-fold/verify installs its per-machine cache, src/verify/calibration-cache.ts), or measured here
+// in ~20 ms, and picks per shape:
 //
 //   shape                              candidates                      decided by
 //   one message / one stream / file    node createHash | wasm Sha256   64 KiB throughput
 //   chunks of a chunk tree             node per chunk | wasm Chunks    4 x 64 KiB throughput
 //   many independent messages          node crypto.hash each | wasm    per-call + per-byte cost model
 //                                      sha256Many (one call, lanes)    of each, evaluated per batch
+//   one short message                  the same cost model, for one message, once a calibration is
+//                                      there (a one-shot digest never starts one: node:crypto before)
 //
 // bench/hashing.ts measures the same shapes at full size; docs/verifier.md records both.
-// Pure in-memory hashing; no file I/O.
+// Loading this module registers both (src/wasm/index.ts loads it). Pure in-memory work; no file I/O.
 
 import { createHash, hash as nodeHashOneShot } from "node:crypto";
-import {
-	deterministicBytes,
-	Sha256 as WasmSha256,
-	sha256Chunks as wasmChunks,
-	sha256Many as wasmMany,
-} from "../wasm/index.ts";
-import type { EngineName } from "./verify-options.ts";
-
-/** A concrete engine (after "auto" is resolved for a shape). */
-export type ConcreteEngine = "wasm" | "node";
-
-/** A streaming hasher: feed bytes, then take the 32-byte digest once. */
-export interface StreamHasher {
-	update(data: Uint8Array): StreamHasher;
-	digest(): Uint8Array;
-}
+import { type ConcreteEngine, registerWasmEngine, type StreamHasher, setEngineChooser } from "./hash-api.ts";
+import { wasmSha256Chunks, wasmSha256Many } from "./multi.ts";
+import { WasmSha256, wasmSha256 } from "./sha256.ts";
+import { deterministicBytes } from "./sha256-abi.ts";
 
 /** Cost model of digesting a batch of messages: ms per message and ms per byte. */
 export interface BatchCost {
@@ -48,18 +39,6 @@ export interface EngineCalibration {
 	measured: Record<string, number>;
 }
 
-function toBytes(data: Uint8Array | string): Uint8Array {
-	return typeof data === "string" ? Buffer.from(data, "utf8") : data;
-}
-
-function asU8(buf: Buffer): Uint8Array {
-	return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-}
-
-function nodeDigest(data: Uint8Array | string): Uint8Array {
-	return asU8(nodeHashOneShot("sha256", toBytes(data), "buffer"));
-}
-
 /** Best-of-`rounds` wall time of `fn` in ms, after one warm-up call. */
 function timeMs(fn: () => void, rounds: number): number {
 	fn();
@@ -72,6 +51,7 @@ function timeMs(fn: () => void, rounds: number): number {
 	return Math.max(best, 1e-6);
 }
 
+/** What the API's node:crypto path does for chunks and for many messages (so their cost is what is measured). */
 function nodeChunks(data: Uint8Array, chunkSize: number): Uint8Array {
 	const count = Math.ceil(data.length / chunkSize);
 	const out = new Uint8Array(count * 32);
@@ -80,10 +60,18 @@ function nodeChunks(data: Uint8Array, chunkSize: number): Uint8Array {
 	return out;
 }
 
+function nodeEach(inputs: readonly Uint8Array[]): Uint8Array[] {
+	return inputs.map((input) => {
+		const out = nodeHashOneShot("sha256", input, "buffer");
+		return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+	});
+}
+
 /**
  * Measures both engines on small instances of each shape, best of `rounds` timings each (~10 ms at
  * the default 3, plus the Wasm core's first load; the per-machine cache measures with more rounds,
- * once, so a busy moment is less likely to pick the wrong engine for a month).
+ * once, so a busy moment is less likely to pick the wrong engine for a month). Calls the engines
+ * directly, never through the API (which would ask for this very calibration).
  */
 export function measureEngines(rounds = 3): EngineCalibration {
 	const time = (fn: () => void) => timeMs(fn, rounds);
@@ -93,7 +81,7 @@ export function measureEngines(rounds = 3): EngineCalibration {
 	const streamNode = time(() => createHash("sha256").update(quarter).digest());
 	const streamWasm = time(() => new WasmSha256().update(quarter).digest());
 	const chunksNode = time(() => nodeChunks(data, 64 * 1024));
-	const chunksWasm = time(() => wasmChunks(data, 64 * 1024));
+	const chunksWasm = time(() => wasmSha256Chunks(data, 64 * 1024));
 	const costModel = (small: number, large: number): BatchCost => {
 		// 512 messages of 64 B and 64 messages of 4 KiB: solve t = n * perCall + bytes * perByte.
 		const perByte = Math.max(0, (large - small * (64 / 512)) / (64 * 4096 - 64 * 64));
@@ -103,12 +91,12 @@ export function measureEngines(rounds = 3): EngineCalibration {
 	const mid = Array.from({ length: 64 }, (_, i) => data.subarray(i * 4096, i * 4096 + 4096));
 	const many = {
 		node: costModel(
-			time(() => tiny.map(nodeDigest)),
-			time(() => mid.map(nodeDigest)),
+			time(() => nodeEach(tiny)),
+			time(() => nodeEach(mid)),
 		),
 		wasm: costModel(
-			time(() => wasmMany(tiny)),
-			time(() => wasmMany(mid)),
+			time(() => wasmSha256Many(tiny)),
+			time(() => wasmSha256Many(mid)),
 		),
 	};
 	return {
@@ -135,9 +123,9 @@ let calibration: EngineCalibration | undefined;
 let provider: () => EngineCalibration = measureEngines;
 
 /**
- * Where the first engineCalibration() call gets its value: calibration-cache.ts installs the
- * per-machine cache when it is loaded (pi-fold/verify's index loads it). A worker thread, which only
- * runs tasks with concrete engines, never loads it; it would measure.
+ * Where the first engineCalibration() call gets its value: pi-fold/verify's calibration-cache.ts
+ * installs the per-machine cache when it is loaded. Without it (a worker thread, which only runs tasks
+ * with concrete engines, or a process that never loads pi-fold/verify) the calibration is measured.
  */
 export function setCalibrationProvider(fn: () => EngineCalibration): void {
 	provider = fn;
@@ -154,68 +142,33 @@ export function setEngineCalibration(value: EngineCalibration | undefined): void
 	calibration = value;
 }
 
-/** The concrete engine for one stream / one message / one file. */
-export function streamEngine(engine?: EngineName): ConcreteEngine {
-	return engine === "node" || engine === "wasm" ? engine : engineCalibration().stream;
-}
-
-/** The concrete engine for the chunks of a chunk tree (a single chunk is a single stream). */
-export function chunksEngine(engine?: EngineName, chunks = 4): ConcreteEngine {
-	if (engine === "node" || engine === "wasm") return engine;
-	return chunks <= 1 ? engineCalibration().stream : engineCalibration().chunks;
-}
-
-/** The concrete engine for a batch of `count` messages totalling `bytes`. */
-export function manyEngine(engine: EngineName | undefined, count: number, bytes: number): ConcreteEngine {
-	if (engine === "node" || engine === "wasm") return engine;
-	const { node, wasm } = engineCalibration().many;
+function manyChoice(c: EngineCalibration, count: number, bytes: number): ConcreteEngine {
+	const { node, wasm } = c.many;
 	const wasmMs = count * wasm.perCall + bytes * wasm.perByte;
 	return wasmMs < WASM_MARGIN * (count * node.perCall + bytes * node.perByte) ? "wasm" : "node";
 }
 
-/** One-shot digest of one message. */
-export function digestOne(data: Uint8Array | string, engine?: EngineName): Uint8Array {
-	// Small one-shot digests (names, sidecar checks) never trigger calibration: node unless forced.
-	if (engine === "wasm") return new WasmSha256().update(toBytes(data)).digest();
-	return nodeDigest(data);
-}
-
-/** A streaming hasher. */
-export function createStreamHasher(engine?: EngineName): StreamHasher {
-	if (streamEngine(engine) === "wasm") {
-		const h = new WasmSha256();
-		const self: StreamHasher = {
-			update(data) {
-				h.update(data);
-				return self;
-			},
-			digest: () => h.digest(),
-		};
-		return self;
-	}
-	const h = createHash("sha256");
+function wasmStream(): StreamHasher {
+	const h = new WasmSha256();
 	const self: StreamHasher = {
 		update(data) {
 			h.update(data);
 			return self;
 		},
-		digest: () => asU8(h.digest()),
+		digest: () => h.digest(),
 	};
 	return self;
 }
 
-/** Independent digests of many messages, one per input, in order. */
-export function digestMany(inputs: readonly (Uint8Array | string)[], engine?: EngineName): Uint8Array[] {
-	let bytes = 0;
-	if (engine !== "node" && engine !== "wasm") for (const input of inputs) bytes += input.length;
-	if (manyEngine(engine, inputs.length, bytes) === "wasm") return wasmMany(inputs);
-	return inputs.map(nodeDigest);
-}
-
-/** Digests of consecutive `chunkSize` chunks of `data` (the last may be short), concatenated (32 bytes each). */
-export function digestChunks(data: Uint8Array, chunkSize: number, engine?: EngineName): Uint8Array {
-	if (data.length === 0) return new Uint8Array(0);
-	const chunks = Math.ceil(data.length / chunkSize);
-	if (chunksEngine(engine, chunks) === "wasm") return wasmChunks(data, chunkSize);
-	return nodeChunks(data, chunkSize);
-}
+registerWasmEngine({
+	one: (data) => wasmSha256(data),
+	stream: wasmStream,
+	many: wasmSha256Many,
+	chunks: wasmSha256Chunks,
+});
+setEngineChooser({
+	one: (bytes) => (calibration ? manyChoice(calibration, 1, bytes) : "node"),
+	stream: () => engineCalibration().stream,
+	chunks: () => engineCalibration().chunks,
+	many: (count, bytes) => manyChoice(engineCalibration(), count, bytes),
+});
