@@ -7,7 +7,9 @@
 // does not fit is counted. Tokens are those a later reply would quote: paths (8+ characters with a
 // slash), code-shaped identifiers of 8+ characters (camelCase, snake_case, letters with digits),
 // numbers of 4+ digits and hex ids of 7+ characters.
-// Pure, linear in the span's text.
+// Linear in the span's text; each message is tokenized once per process (a cache keyed by the
+// message). Deliberately not the replay's fact extractor (src/replay fidelity-facts.ts), though the
+// token classes are alike: the measure of what the window holds must not share code with what fills it.
 
 import { escapeUnsafe } from "../common/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
@@ -57,12 +59,32 @@ function quotable(text: string, into: Map<string, number> = new Map()): Map<stri
 	return into;
 }
 
-/** What the agent wrote and called in `entries`, as one text. */
-function agentText(entries: readonly TranscriptEntry[]): string {
-	const parts: string[] = [];
+/**
+ * The quotable tokens of one message: an assistant's words and call arguments, or a tool result's
+ * text (empty for others). Messages do not change once recorded, so each is read once per process
+ * (every commit indexes the spans it folds against everything after them).
+ */
+const tokensByMessage = new WeakMap<object, ReadonlyMap<string, number>>();
+function tokensOf(message: TranscriptEntry["message"]): ReadonlyMap<string, number> {
+	const known = tokensByMessage.get(message);
+	if (known) return known;
+	const text =
+		message.role === "assistant"
+			? `${contentText(message.content)} ${argumentsText(message)}`
+			: message.role === "toolResult"
+				? contentText(message.content, "\n")
+				: "";
+	const tokens = quotable(text);
+	tokensByMessage.set(message, tokens);
+	return tokens;
+}
+
+/** The tokens `role`'s messages among `entries` hold, their uses summed. */
+function tokensIn(entries: readonly TranscriptEntry[], role: "assistant" | "toolResult"): Map<string, number> {
+	const out = new Map<string, number>();
 	for (const { message } of entries)
-		if (message.role === "assistant") parts.push(`${contentText(message.content)} ${argumentsText(message)}`);
-	return parts.join("\n");
+		if (message.role === role) for (const [token, n] of tokensOf(message)) out.set(token, (out.get(token) ?? 0) + n);
+	return out;
 }
 
 /**
@@ -71,24 +93,20 @@ function agentText(entries: readonly TranscriptEntry[]): string {
  * inside the span, then the symbols their reads define.
  */
 export function heldNames(leaves: readonly TranscriptEntry[], later: readonly TranscriptEntry[] = []): string[] {
-	const results: string[] = [];
-	for (const { message } of leaves) if (message.role === "toolResult") results.push(contentText(message.content, "\n"));
-	const resultText = results.join("\n");
-	const inResults = quotable(resultText);
+	const inResults = tokensIn(leaves, "toolResult");
 	const byUse = (used: Map<string, number>) =>
 		[...used]
 			.filter(([token]) => inResults.has(token))
 			.sort((a, b) => b[1] - a[1])
 			.map(([token]) => token);
-	const out: string[] = [];
-	const add = (name: string) => {
-		if (!out.includes(name)) out.push(name);
-	};
-	for (const token of byUse(quotable(agentText(later)))) add(token);
-	for (const path of calledPaths(leaves)) add(path);
-	for (const token of byUse(quotable(agentText(leaves)))) add(token);
-	for (const m of resultText.matchAll(DEFINES)) if (m[1]) add(m[1]);
-	return out;
+	const out = new Set<string>();
+	for (const token of byUse(tokensIn(later, "assistant"))) out.add(token);
+	for (const path of calledPaths(leaves)) out.add(path);
+	for (const token of byUse(tokensIn(leaves, "assistant"))) out.add(token);
+	for (const { message } of leaves)
+		if (message.role === "toolResult")
+			for (const m of contentText(message.content, "\n").matchAll(DEFINES)) if (m[1]) out.add(m[1]);
+	return [...out];
 }
 
 /** "Names: a, b, c (+N more)." within `maxChars` (at most NAME_INDEX_MAX_CHARS); "" when none fit. */
