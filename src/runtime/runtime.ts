@@ -16,7 +16,6 @@ import {
 	type Calibration,
 	decideCommit,
 	type FenceVerdict,
-	type HostFacts,
 	inEstimatedTokens,
 	type Occupancy,
 	pricesAssumed,
@@ -30,6 +29,7 @@ import { chainKeyFor, processChainKey } from "./chain-key.ts";
 import { type CommitOutcome, receiptType, runCommit } from "./commit/index.ts";
 import { commitDrafts } from "./commit-drafts.ts";
 import { compactionDecision } from "./compaction-decision.ts";
+import { hostFacts } from "./host-facts.ts";
 import { SessionMeter } from "./meter.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { RequestEstimator } from "./request-estimate.ts";
@@ -234,7 +234,7 @@ export class FoldRuntime {
 					snap: this.snapshot(host),
 					options: this.options,
 					meter: this.meter,
-					host: this.hostFacts(host),
+					host: hostFacts(host),
 					occupancy: this.occupancy(host, nextRequest),
 					paused: this.pauseReason() !== null,
 					actors: this.actors,
@@ -263,17 +263,6 @@ export class FoldRuntime {
 				this.health.tell(this.options.brandNoun, host.notify);
 			}
 		});
-	}
-
-	/** What the cost gate reads of the host: the models' prices, the cache's lifetime, the time now. */
-	private hostFacts(host: Pick<Host, "model" | "briefModel" | "now">): HostFacts {
-		const model = host.model();
-		return {
-			modelCost: model?.cost,
-			briefModelCost: host.briefModel?.()?.cost,
-			cacheTtlMs: model?.cacheTtlMs,
-			now: host.now(),
-		};
 	}
 
 	/**
