@@ -1,7 +1,10 @@
-// The names a fold holds, as an index its brief carries: the distinctive tokens of its tool results
-// that the agent went on to use in its own words or calls after the span (still in use: most used
-// first), the paths its tool calls named, the tokens of its results the agent used inside the span,
-// and the symbols its reads define. A fold that holds folds is
+// The names a fold holds, as an index its placeholder carries: the distinctive tokens of its tool
+// results that the agent went on to use in its own words or calls after the span (still in use: most
+// used first), the paths its tool calls named, the tokens of its results the agent used inside the
+// span, the symbols its reads define, then every other distinctive token of its results, most frequent
+// first. The index's room grows with the fold (NAME_INDEX_SHARE of its source bytes, between
+// NAME_INDEX_MIN_CHARS and NAME_INDEX_MAX_CHARS): a name the agent first needs long after the read
+// is still in the window, in the placeholder of the fold that holds it. A fold that holds folds is
 // indexed over all its entries, so an outer fold carries its children's names up and a name the
 // agent sees in the window leads to the fold that holds it. Bounded by the room it is given; what
 // does not fit is counted. Tokens are those a later reply would quote: paths (8+ characters with a
@@ -15,8 +18,17 @@ import { escapeUnsafe } from "../common/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 import { contentText } from "../transcript/index.ts";
 
-/** Characters a brief's name index takes at most. */
-export const NAME_INDEX_MAX_CHARS = 480;
+/** Characters a fold's name index may take per byte of the fold's source (chosen on the replays: docs/policy.md). */
+export const NAME_INDEX_SHARE = 0.06;
+/** Characters a fold's name index is always given (a small fold's names cost little). */
+export const NAME_INDEX_MIN_CHARS = 240;
+/** Characters a fold's name index takes at most, however large the fold. */
+export const NAME_INDEX_MAX_CHARS = 12_000;
+
+/** The room of the name index of a fold whose source is `sourceBytes` bytes. */
+export function nameIndexRoom(sourceBytes: number): number {
+	return Math.round(Math.min(NAME_INDEX_MAX_CHARS, Math.max(NAME_INDEX_MIN_CHARS, sourceBytes * NAME_INDEX_SHARE)));
+}
 
 const PATH = /(?:[\w.-]+)?(?:\/[\w.@+-]+)+/g;
 const IDENT = /\b[A-Za-z_][A-Za-z0-9_]{7,}\b/g;
@@ -50,7 +62,7 @@ function calledPaths(leaves: readonly TranscriptEntry[]): string[] {
 }
 
 /** Tokens a reply would quote, counted by use, in `text`. */
-function quotable(text: string, into: Map<string, number> = new Map()): Map<string, number> {
+export function quotable(text: string, into: Map<string, number> = new Map()): Map<string, number> {
 	const add = (token: string) => into.set(token, (into.get(token) ?? 0) + 1);
 	for (const m of text.matchAll(IDENT)) if (codeShaped(m[0])) add(m[0]);
 	for (const m of text.matchAll(PATH)) if (m[0].length >= 8 && /[A-Za-z]/.test(m[0])) add(m[0]);
@@ -61,17 +73,17 @@ function quotable(text: string, into: Map<string, number> = new Map()): Map<stri
 
 /**
  * The quotable tokens of one message: an assistant's words and call arguments, or a tool result's
- * text (empty for others). Messages do not change once recorded, so each is read once per process
+ * or user message's text (empty for others). Messages do not change once recorded, so each is read once per process
  * (every commit indexes the spans it folds against everything after them).
  */
 const tokensByMessage = new WeakMap<object, ReadonlyMap<string, number>>();
-function tokensOf(message: TranscriptEntry["message"]): ReadonlyMap<string, number> {
+export function tokensOf(message: TranscriptEntry["message"]): ReadonlyMap<string, number> {
 	const known = tokensByMessage.get(message);
 	if (known) return known;
 	const text =
 		message.role === "assistant"
 			? `${contentText(message.content)} ${argumentsText(message)}`
-			: message.role === "toolResult"
+			: message.role === "toolResult" || message.role === "user"
 				? contentText(message.content, "\n")
 				: "";
 	const tokens = quotable(text);
@@ -90,9 +102,14 @@ function tokensIn(entries: readonly TranscriptEntry[], role: "assistant" | "tool
 /**
  * The index entries of `leaves`, most useful first: tokens of their tool results the agent used in
  * `later` (the entries after the span), then the paths their calls named, then the tokens used
- * inside the span, then the symbols their reads define.
+ * inside the span, then the symbols their reads define, then the rest of their results' tokens, most
+ * frequent first.
  */
-export function heldNames(leaves: readonly TranscriptEntry[], later: readonly TranscriptEntry[] = []): string[] {
+export function heldNames(
+	leaves: readonly TranscriptEntry[],
+	later: readonly TranscriptEntry[] = [],
+	shownElsewhere: ReadonlySet<string> = new Set(),
+): string[] {
 	const inResults = tokensIn(leaves, "toolResult");
 	const byUse = (used: Map<string, number>) =>
 		[...used]
@@ -106,17 +123,19 @@ export function heldNames(leaves: readonly TranscriptEntry[], later: readonly Tr
 	for (const { message } of leaves)
 		if (message.role === "toolResult")
 			for (const m of contentText(message.content, "\n").matchAll(DEFINES)) if (m[1]) out.add(m[1]);
-	return [...out];
+	for (const [token] of [...inResults].sort((a, b) => b[1] - a[1])) out.add(token);
+	return [...out].filter((name) => !shownElsewhere.has(name));
 }
 
 /** "Names: a, b, c (+N more)." within `maxChars` (at most NAME_INDEX_MAX_CHARS); "" when none fit. */
 export function nameIndex(
 	leaves: readonly TranscriptEntry[],
-	maxChars = NAME_INDEX_MAX_CHARS,
+	maxChars: number,
 	later: readonly TranscriptEntry[] = [],
+	shownElsewhere: ReadonlySet<string> = new Set(),
 ): string {
 	const room = Math.min(maxChars, NAME_INDEX_MAX_CHARS);
-	const names = heldNames(leaves, later).map((n) => escapeUnsafe(n));
+	const names = heldNames(leaves, later, shownElsewhere).map((n) => escapeUnsafe(n));
 	if (names.length === 0 || room < 40) return "";
 	const head = "Names: ";
 	let text = head;

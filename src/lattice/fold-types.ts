@@ -40,6 +40,16 @@ export interface FoldRecord {
 	readonly sourceBytes: number;
 	readonly brief: string;
 	readonly briefSource: BriefSource;
+	/**
+	 * The index of the names the fold holds ("Names: a, b, c (+N more)."), shown in its placeholder
+	 * after the brief; absent on folds made before pi-fold kept one, and on excerpts.
+	 */
+	readonly names?: string;
+	/**
+	 * The lines of its results the agent went on to use, verbatim, shown in its placeholder after the
+	 * names (src/briefs lines-in-use.ts); absent when none was used after the span.
+	 */
+	readonly inUse?: string;
 	/** Files read inside the span (path and digest of the text returned), when the fold recorded them. */
 	readonly reads?: readonly FileRead[];
 }

@@ -19,7 +19,8 @@ export function renderPlaceholder(fold: FoldRecord, names: PlaceholderNames): st
 	const entries = `${fold.leafIds.length} ${nounFor(fold.leafIds.length, "entry", "entries")}`;
 	const head = `[${names.brandNoun} fold ${fold.id} · ${entries} · ${fold.sourceBytes.toLocaleString("en-US")} bytes · sha256 ${fold.sourceSha256.slice(0, 16)}]`;
 	const how = `peek: ${names.toolName} {"action":"peek","id":"${fold.id}"} · expand: ${names.toolName} {"action":"expand","id":"${fold.id}"}`;
-	return `${head}\n${fold.brief}\n${how}`;
+	const extra = [fold.names, fold.inUse].filter((part) => part !== undefined).map((part) => `${part}\n`);
+	return `${head}\n${fold.brief}\n${extra.join("")}${how}`;
 }
 
 /**

@@ -2,6 +2,7 @@
 // one session, the recalls as a row of the total, and the cells and total row of a folder's table.
 // Pure.
 
+import { plural } from "../common/index.ts";
 import type { Fidelity, WorkingSetFigures } from "./fidelity.ts";
 import { RECALL_FRESH_TOKENS, RECALL_OUTPUT_TOKENS } from "./fidelity.ts";
 import type { ReplayResult } from "./replay-session.ts";
@@ -58,8 +59,8 @@ export function recallRows(r: ReplayResult, row: (label: string, left: string, r
 	return [
 		row(
 			"  recalls (estimated)",
-			`${int(r.fidelity.asRan.recalls.length)} requests lacked a fact`,
-			`${int(recalls.requests)} requests lacked a fact: ${usd(recalls.cost)}`,
+			`${plural(r.fidelity.asRan.recalls.length, "request")} lacked a fact`,
+			`${plural(recalls.requests, "request")} lacked a fact: ${usd(recalls.cost)}`,
 		),
 		row("Total with recalls", `${usd(recalls.asRan)} (estimated)`, `${usd(recalls.total)} (${ratio(recalls.ratio)})`),
 	];

@@ -3,16 +3,20 @@
 // (src/briefs listing.ts), so every fold in the tree can be reached from a brief in the window by
 // following handles. This module gathers the coverage from the snapshot: the folds directly inside
 // the span, their briefs, entry counts, the time range of their messages and the files read in
-// them. A ladder fold also quotes the user messages it holds, verbatim (withQuotesAndListing). Pure
-// over the snapshot.
+// them. A ladder fold also quotes the user messages it holds, verbatim (withQuotesAndListing), and
+// every fold made here carries the index of the names it holds (withNames). Pure over the snapshot.
 
 import {
 	BRIEF_MAX_CHARS,
 	briefWithListing,
 	briefWithQuotes,
+	linesInUse,
 	type NestedCoverage,
 	nameIndex,
+	nameIndexRoom,
 	nestedListing,
+	quotable,
+	tokensOf,
 	userQuotes,
 } from "../briefs/index.ts";
 import type { FoldRecord, PlacedFold } from "../lattice/index.ts";
@@ -65,10 +69,46 @@ export function withNestedListing(
 	record: FoldRecord,
 	replaced?: ReadonlySet<string>,
 ): FoldRecord {
+	const named = withNames(snap, start, end, record);
 	const children = foldsDirectlyIn(snap, start, end, replaced);
-	if (children.length === 0) return record;
+	if (children.length === 0) return named;
 	const listing = nestedListing(children.map((f) => coverage(snap, f)));
-	return { ...record, brief: briefWithListing(record.brief, listing) };
+	return { ...named, brief: briefWithListing(record.brief, listing) };
+}
+
+/**
+ * `record` (a new fold over [start, end)) with the index of the names it holds, its children's
+ * included (src/briefs name-index.ts), in a room that grows with its source, and the lines of its
+ * results the agent went on to use, verbatim (lines-in-use.ts); the entries after the span say which
+ * names the agent went on to use.
+ */
+function withNames(snap: Snapshot, start: number, end: number, record: FoldRecord): FoldRecord {
+	const leaves = snap.view.transcript.slice(start, end);
+	const later = snap.view.transcript.slice(end);
+	const names = nameIndex(leaves, nameIndexRoom(record.sourceBytes), later, shownOutside(snap, start, end));
+	const inUse = linesInUse(leaves, later);
+	return { ...record, ...(names ? { names } : {}), ...(inUse ? { inUse } : {}) };
+}
+
+/**
+ * The names the window shows outside entries [start, end): in the raw entries and in the briefs and
+ * name indexes of the folds in force. A fold's index leaves them out: the agent sees them already,
+ * and whatever later folds what shows them indexes them itself.
+ */
+function shownOutside(snap: Snapshot, start: number, end: number): Set<string> {
+	const out = new Set<string>();
+	for (const item of snap.lattice.visible(snap.state.expanded)) {
+		if (item.type === "entry") {
+			if (item.index >= start && item.index < end) continue;
+			const entry = snap.view.transcript[item.index];
+			if (entry) for (const token of tokensOf(entry.message).keys()) out.add(token);
+			continue;
+		}
+		if (item.start >= start && item.end <= end) continue;
+		const fold = snap.lattice.get(item.id)?.record;
+		if (fold) for (const token of quotable(`${fold.brief}\n${fold.names ?? ""}`).keys()) out.add(token);
+	}
+	return out;
 }
 
 /** Room a brief keeps for its own summary beside the quotes and the listing. */
@@ -76,17 +116,15 @@ const SUMMARY_MIN_CHARS = 200;
 
 /**
  * A ladder fold's `record` over [start, end): its brief, the verbatim quotes of the user messages it
- * holds (src/briefs user-quotes.ts), the index of the names it holds (src/briefs name-index.ts, its
- * children's included), then the listing of the folds it holds; the summary shortens.
+ * holds (src/briefs user-quotes.ts), then the listing of the folds it holds (the summary shortens),
+ * and the index of the names it holds beside the brief (withNames).
  */
 export function withQuotesAndListing(snap: Snapshot, start: number, end: number, record: FoldRecord): FoldRecord {
 	const leaves = snap.view.transcript.slice(start, end);
 	const children = foldsDirectlyIn(snap, start, end);
 	const listing = children.length === 0 ? "" : nestedListing(children.map((f) => coverage(snap, f)));
 	const quotes = userQuotes(leaves, BRIEF_MAX_CHARS - listing.length - SUMMARY_MIN_CHARS);
-	const later = snap.view.transcript.slice(end);
-	const names = nameIndex(leaves, BRIEF_MAX_CHARS - listing.length - quotes.length - SUMMARY_MIN_CHARS, later);
-	const middle = [quotes, names].filter((part) => part.length > 0).join(" ");
-	if (!middle) return children.length === 0 ? record : { ...record, brief: briefWithListing(record.brief, listing) };
-	return { ...record, brief: briefWithQuotes(record.brief.replace(/\s+/g, " ").trim(), middle, listing) };
+	const named = withNames(snap, start, end, record);
+	if (!quotes) return children.length === 0 ? named : { ...named, brief: briefWithListing(record.brief, listing) };
+	return { ...named, brief: briefWithQuotes(record.brief.replace(/\s+/g, " ").trim(), quotes, listing) };
 }

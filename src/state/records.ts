@@ -7,7 +7,7 @@
 // older pi-fold's, unkeyed) still parse; replay holds them until the human adopts them. Pure.
 
 import { z } from "zod";
-import { BRIEF_MAX_CHARS } from "../briefs/index.ts";
+import { BRIEF_MAX_CHARS, LINES_IN_USE_MAX_CHARS, NAME_INDEX_MAX_CHARS } from "../briefs/index.ts";
 import { FOLD_READS_MAX, READ_PATH_MAX_CHARS } from "../lattice/index.ts";
 
 /** Version of every record pi-fold writes: keyed (`kid` and `mac`). Replay refuses unknown versions by name. */
@@ -37,6 +37,8 @@ export const foldRecordSchema = z.strictObject({
 	sourceBytes: z.number().int().nonnegative(),
 	brief: z.string().min(1).max(BRIEF_MAX_CHARS),
 	briefSource: z.enum(["agent", "deterministic", "model", "supplied"]),
+	names: z.string().min(1).max(NAME_INDEX_MAX_CHARS).optional(),
+	inUse: z.string().min(1).max(LINES_IN_USE_MAX_CHARS).optional(),
 	reads: z.array(fileReadSchema).max(FOLD_READS_MAX).readonly().optional(),
 });
 

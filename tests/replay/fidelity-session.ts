@@ -58,12 +58,14 @@ export function fidelityMessages(): TranscriptMessage[] {
 		say("Done: `loadRegistryGamma` reads fooRegistryAlpha and barRegistryBeta; the cache holds 40960 entries."), // 11 (reply 6)
 		user(ASKS[2] as string), // 12
 		read("c5", "tests/registry.test.ts"), // 13 (reply 7)
-		result("c5", 'test("epsilonKey_check")'), // 14
+		result("c5", 'test("epsilonKey_check")\ntest("epsilon keys stay sorted")'), // 14
 		read("c6", "tests/loader.test.ts"), // 15 (reply 8)
 		result("c6", 'test("zetaKey_check")'), // 16
 		read("c7", "tests/cache.test.ts"), // 17 (reply 9)
 		result("c7", 'test("etaKey_check")'), // 18
-		say("Tests: fooRegistryAlpha, src/registry_helpers.ts, epsilonKey_check, loadRegistryGamma, 40960."), // 19 (reply 10)
+		say(
+			'Tests: fooRegistryAlpha, src/registry_helpers.ts, epsilonKey_check, loadRegistryGamma, 40960; "epsilon keys stay sorted".',
+		), // 19 (reply 10)
 	];
 }
 

@@ -59,40 +59,44 @@ const sent = (n: number) => JSON.stringify(windows[n - 1]?.messages);
 describe("working-set fidelity on a session built for it", () => {
 	it("folds where the hand count below assumes it does", () => {
 		expect(result.pifold.requests).toHaveLength(10);
-		// Request 5 (reply 5, reading the helpers file): the first read (message 2) is folded; its brief's
-		// name index names the registry's keys and its path, not the helpers file it points to.
+		// Request 5 (reply 5, reading the helpers file): the first read (message 2) is folded; its name
+		// index names its path and every name of its result, the helpers file it points to among them,
+		// but not fooRegistryAlpha, which reply 2 (message 3) shows raw.
 		expect(sent(5)).not.toContain("export const barRegistryBeta");
-		expect(sent(5)).toContain("Names: fooRegistryAlpha, src/registry.ts, barRegistryBeta.");
-		expect(sent(5)).not.toContain("registry_helpers");
+		expect(sent(5)).toContain("Names: src/registry.ts, barRegistryBeta, registry_helpers, src/registry_helpers.ts.");
 		// Request 6: the loader read (message 6) is folded, its brief naming loadRegistryGamma; the
 		// registry's first reply (message 3) is not folded.
 		expect(sent(6)).not.toContain("export function loadRegistryGamma");
-		expect(sent(6)).toContain("Names: src/loader.ts, src/cache.ts, loadRegistryGamma, cacheSizeLimit.");
+		expect(sent(6)).toContain(
+			"Names: src/loader.ts, src/cache.ts, loadRegistryGamma, cacheSizeLimit, ./registry, 40960.",
+		);
 		expect(sent(6)).toContain("The registry exports `fooRegistryAlpha` among others.");
 		// Request 10: the budget forced the first chapter into one fold with both asks (the only commit that
 		// may fold the user's words), its brief quoting them verbatim and naming the helpers file; the
 		// reads of c2 to c4 are a fold whose brief names their paths; the first test read is folded and its
-		// brief does not name epsilonKey_check (no reply used it yet).
+		// name index names epsilonKey_check (no reply used it yet), but not the test's quoted title.
 		expect(sent(10)).toContain(`User (83 chars): \\"${ASKS[0]}\\"`);
 		expect(sent(10)).toContain(`User (71 chars): \\"${ASKS[1]}\\"`);
 		expect(sent(10)).toContain("read: src/loader.ts (702 lines), src/cache.ts (701 lines), src/registry_helpers.ts");
-		expect(sent(10)).not.toContain("epsilonKey_check");
+		expect(sent(10)).toContain("Names: tests/registry.test.ts, epsilonKey_check.");
+		expect(sent(10)).not.toContain("epsilon keys stay sorted");
 		expect(sent(10)).toContain(ASKS[2]);
 	});
 
 	it("counts the facts the replies used from earlier tool results, and where pi-fold's window had them", () => {
 		// Reply 5 (message 9) reads the helpers file, whose path only the first read (message 2, 4 requests
-		// back) had named: the path and its identifier registry_helpers, both missing (that read is folded,
-		// and no reply had used them, so its name index leaves them out). Reply 6 (message 11):
-		// loadRegistryGamma (message 6, 3 requests back) and barRegistryBeta named only in the name indexes of
-		// their reads' folds, fooRegistryAlpha raw (the registry's first reply, message 3, still shows it);
-		// 40960 is left out (message 8 is only 2 requests back). Reply 10 (message 19): fooRegistryAlpha,
-		// loadRegistryGamma and 40960 raw (reply 6 shows them), the path and registry_helpers named only in
-		// briefs (the c2-c4 fold's targets, the first chapter's index), epsilonKey_check missing (message 14
-		// is folded, no reply had used it): 11 facts, 4 raw, 4 named, 3 missing.
+		// back) had named: the path and its identifier registry_helpers, both named only in that read's
+		// fold's name index. Reply 6 (message 11): loadRegistryGamma (message 6, 3 requests back) and
+		// barRegistryBeta named only in the name indexes of their reads' folds, fooRegistryAlpha raw (the
+		// registry's first reply, message 3, still shows it); 40960 is left out (message 8 is only 2
+		// requests back). Reply 10 (message 19): fooRegistryAlpha, loadRegistryGamma and 40960 raw (reply 6
+		// shows them), the path and registry_helpers named only in indexes (the c2-c4 fold's, the first
+		// chapter's), epsilonKey_check named only in the first test read's index, and the quoted test
+		// title missing (message 14 is folded, and a phrase is no name an index holds): 12 facts, 4 raw,
+		// 7 named, 1 missing.
 		const f = result.fidelity;
-		expect(f.pifold).toMatchObject({ facts: 11, raw: 4, named: 4, missing: 3, recalls: [5, 10] });
-		expect(f.asRan).toMatchObject({ facts: 11, raw: 11, named: 0, missing: 0, recalls: [] });
+		expect(f.pifold).toMatchObject({ facts: 12, raw: 4, named: 7, missing: 1, recalls: [10] });
+		expect(f.asRan).toMatchObject({ facts: 12, raw: 12, named: 0, missing: 0, recalls: [] });
 	});
 
 	it("classifies a fact as named when only a brief holds it", () => {
@@ -101,7 +105,7 @@ describe("working-set fidelity on a session built for it", () => {
 		const originals = last.filter((m) => !JSON.stringify(m.content).includes("[active-context"));
 		expect(JSON.stringify(originals)).not.toContain("src/registry_helpers.ts");
 		expect(sent(10)).toContain("src/registry_helpers.ts");
-		expect(result.fidelity.pifold.named).toBe(4);
+		expect(result.fidelity.pifold.named).toBe(7);
 	});
 
 	it("looks up each of the user's asks at every later request: raw, paraphrased in a brief, or gone", () => {
@@ -115,12 +119,12 @@ describe("working-set fidelity on a session built for it", () => {
 
 	it("prices a recall per request lacking a fact, and puts the total with them against the session as it ran", () => {
 		const r = result.fidelity.recalls;
-		const expected = [5, 10].reduce((n, reply) => {
+		const expected = [10].reduce((n, reply) => {
 			const prompt = result.pifold.requests.find((q) => q.reply === reply)?.prompt ?? 0;
 			const rates = ratesAt(FIDELITY_PRICES, prompt);
 			return n + (2 * prompt * rates.cacheRead + 3_000 * rates.cacheWrite + 120 * rates.output) / 1e6;
 		}, 0);
-		expect(r.requests).toBe(2);
+		expect(r.requests).toBe(1);
 		expect(r.cost).toBeCloseTo(expected, 10);
 		const total = result.pifold.cost + result.pifold.briefs.cost;
 		expect(r.total).toBeCloseTo(total + expected, 10);
@@ -132,13 +136,13 @@ describe("working-set fidelity on a session built for it", () => {
 	it("says it in plain words under the table, with the recalls as a line of the total", () => {
 		const text = renderReplay(result, "s.jsonl");
 		expect(text).toContain(
-			"Working set: of 11 facts the agent later used from earlier tool results, pi-fold's window held 36.4% raw, 36.4% only named in a brief or note, 27.3% missing (as it ran: 100.0 / 0.0 / 0.0).",
+			"Working set: of 12 facts the agent later used from earlier tool results, pi-fold's window held 33.3% raw, 58.3% only named in a brief or note, 8.3% missing (as it ran: 100.0 / 0.0 / 0.0).",
 		);
 		expect(text).toContain(
 			"User messages: the 3 the user wrote (40+ characters), each looked up at every later request (22 lookups): pi-fold's window held 82% raw, 18% only in a brief or summary (paraphrased), 0% gone (as it ran: 100 / 0 / 0).",
 		);
-		expect(text).toMatch(/^Recalls: 2 of pi-fold's 10 requests \(20\.0%\) lacked a fact/m);
-		expect(text).toMatch(/^ {2}recalls \(estimated\) +0 requests lacked a fact +2 requests lacked a fact: \$/m);
+		expect(text).toMatch(/^Recalls: 1 of pi-fold's 10 requests \(10\.0%\) lacked a fact/m);
+		expect(text).toMatch(/^ {2}recalls \(estimated\) +0 requests lacked a fact +1 request lacked a fact: \$/m);
 		expect(text).toMatch(/^Total with recalls +\$\d+\.\d\d \(estimated\) +\$\d+\.\d\d \(\d+\.\d\dx\)$/m);
 		expect(text).toMatch(/^What the working set counts: .* the session as it ran is that noise floor\.$/m);
 	});

@@ -1,0 +1,111 @@
+// The name index a fold's placeholder carries (src/briefs name-index.ts): its room grows with the
+// fold, it lists every distinctive name of the fold's results (those the agent went on to use first),
+// and leaves out the names the window shows elsewhere; and a fold three levels up still names a term
+// only its innermost child's result held, in the placeholder the provider is sent.
+
+import { describe, expect, it } from "vitest";
+import { heldNames, NAME_INDEX_MAX_CHARS, nameIndex, nameIndexRoom } from "../../src/briefs/index.ts";
+import { resolveOptions } from "../../src/options/index.ts";
+import { FoldRuntime } from "../../src/runtime/index.ts";
+import { drive, MemoryStore, type ReplayMessage, SimSession } from "../../src/simulate/index.ts";
+import type { TranscriptMessage } from "../../src/transcript/index.ts";
+import { readBatch, reply } from "../helpers/entries.ts";
+
+describe("the name index's room", () => {
+	it("grows with the fold's source, between a floor and a cap", () => {
+		expect(nameIndexRoom(0)).toBe(240);
+		expect(nameIndexRoom(10_000)).toBe(600);
+		expect(nameIndexRoom(100_000)).toBe(6_000);
+		expect(nameIndexRoom(10_000_000)).toBe(NAME_INDEX_MAX_CHARS);
+	});
+});
+
+describe("the names a fold holds", () => {
+	const leaves = readBatch("b", ["src/alpha_store.ts"], () =>
+		["export function loadAlphaStore() {}", "const retryBudgetMs = 4500;", "let unusedHelperName = 1;"].join("\n"),
+	);
+
+	it("lists every distinctive name of its results, the ones used after the span first", () => {
+		const later = [reply("r", "I will call unusedHelperName next.")];
+		const names = heldNames(leaves, later);
+		expect(names[0]).toBe("unusedHelperName");
+		expect(names).toEqual(expect.arrayContaining(["src/alpha_store.ts", "loadAlphaStore", "retryBudgetMs", "4500"]));
+	});
+
+	it("leaves out the names the window shows elsewhere", () => {
+		const names = heldNames(leaves, [], new Set(["retryBudgetMs", "src/alpha_store.ts"]));
+		expect(names).toContain("loadAlphaStore");
+		expect(names).not.toContain("retryBudgetMs");
+		expect(names).not.toContain("src/alpha_store.ts");
+	});
+
+	it("fits its room and counts what did not fit", () => {
+		const many = readBatch("m", ["src/many.ts"], () =>
+			Array.from({ length: 200 }, (_, i) => `const someLongIdentifier_${i} = ${i};`).join("\n"),
+		);
+		const text = nameIndex(many, 400);
+		expect(text.length).toBeLessThanOrEqual(400);
+		expect(text).toMatch(/^Names: src\/many\.ts, someLongIdentifier_\d+, .* \(\+\d+ more\)\.$/);
+	});
+});
+
+describe("a fold three levels up", () => {
+	const text = (t: string) => [{ type: "text" as const, text: t }];
+	const call = (id: string, path: string): TranscriptMessage =>
+		({
+			role: "assistant",
+			content: [{ type: "toolCall", id, name: "read", arguments: { path } }],
+			stopReason: "toolUse",
+		}) as TranscriptMessage;
+	const result = (id: string, body: string): TranscriptMessage =>
+		({
+			role: "toolResult",
+			toolCallId: id,
+			toolName: "read",
+			content: text(body),
+			isError: false,
+		}) as TranscriptMessage;
+	const say = (t: string): TranscriptMessage =>
+		({ role: "assistant", content: text(t), stopReason: "stop" }) as TranscriptMessage;
+	const filler = "plain words with nothing to name in them\n".repeat(40);
+	const fold = (from: string, to: string) => ({
+		kind: "command" as const,
+		command: { verb: "fold" as const, from, to },
+	});
+
+	it("names a term only its innermost child's result held, in the placeholder the provider is sent", async () => {
+		const messages: ReplayMessage[] = [
+			{ message: { role: "user", content: text("Read the three files.") } as TranscriptMessage },
+			{ message: call("c1", "src/one.ts") },
+			{ message: result("c1", `const innermostOnlyTerm_42 = 1;\n${filler}`) },
+			{ message: call("c2", "src/two.ts") },
+			{ message: result("c2", `const middleTerm_7 = 2;\n${filler}`) },
+			{ message: call("c3", "src/three.ts") },
+			{ message: result("c3", `const outerTerm_9 = 3;\n${filler}`) },
+			...Array.from({ length: 7 }, (_, i) => ({ message: say(`Step ${i + 1}.`) })),
+			{ message: say("Read them."), before: [fold("c1", "c1")] },
+			{ message: say("Still here."), before: [fold("c1", "c2")] },
+			{ message: say("Done."), before: [fold("c1", "c3")] },
+			{ message: say("And again.") },
+		];
+		const store = new MemoryStore();
+		const runtime = new FoldRuntime(
+			resolveOptions({ foldScheduling: "immediate", summarizer: "deterministic" }),
+			() => store,
+		);
+		const session = new SimSession({ model: { contextWindow: 200_000, maxTokens: 8_192 } });
+		const host = session.host({ decisionEntryType: runtime.names.decisionEntryType, receiptType: runtime.receiptType });
+		const sent: string[] = [];
+		const run = await drive(runtime, session, messages, { onRequest: (_r, m) => sent.push(JSON.stringify(m)) });
+		expect(run.human.map((h) => h.level)).toEqual(["info", "info", "info"]);
+		const snap = runtime.snapshot(host);
+		const folds = [...snap.state.folds.values()];
+		expect(folds.map((f) => f.leafIds.length).sort((a, b) => a - b)).toEqual([2, 4, 6]);
+		const outer = folds.find((f) => f.leafIds.length === 6);
+		expect(outer?.names).toContain("innermostOnlyTerm_42");
+		expect(outer?.names).toContain("src/one.ts");
+		const last = sent.at(-1) ?? "";
+		expect(last).not.toContain("const innermostOnlyTerm_42");
+		expect(last).toContain("innermostOnlyTerm_42");
+	});
+});
