@@ -4,13 +4,13 @@
 // the verdict says met or MISSED with what was measured, window by window where it failed. Nothing is
 // loosened to pass. Pure.
 
+import { DEFAULT_PIFOLD_ARMS } from "./default-targets.ts";
 import { cheaperNative, isNativeArm, type PriceTable } from "./native-baseline.ts";
 import { predictionError } from "./predictions.ts";
 import type { ArmReport } from "./report-schema.ts";
 import type { Report } from "./session-report.ts";
 
-/** The arms that run pi-fold's defaults: the ladder alone, and the curating agent. */
-export const DEFAULT_PIFOLD_ARMS: readonly string[] = ["pifold-ladder", "pifold-agent"];
+export { DEFAULT_PIFOLD_ARMS };
 
 export interface SweepVerdict {
 	readonly target: string;
