@@ -5,7 +5,7 @@
 // backticks, a markdown link or plain text); brace groups are expanded
 // (`tests/policy/{ladder,schedule}.test.ts`), a glob (`*`) must match some file, and a `:line` or
 // `#anchor` suffix and trailing punctuation are dropped. A relative markdown link is resolved from
-// the file it is in. A cited section (README "Configuration", docs/runtime.md, "Large folds") must
+// the file it is in. A cited section (README "Settings", docs/runtime.md, "Large folds") must
 // be the start of a heading in that file. Exit 0 when every citation holds, 1 with one line per
 // broken one: `file:line: <what is cited> does not exist` (or `is not a heading in <file>`).
 // Usage: node scripts/check-references.mjs [root] (default: the repository this script is in).

@@ -6,10 +6,11 @@
 // further arms with their extension factories, tools, recovery routes and policy hooks.
 
 import type { ArmDefinition } from "./arm-types.ts";
-import { PRICES } from "./ledger.ts";
+import { PI_DEFAULT_RESERVE_TOKENS, tunedReserveTokens } from "./native-baseline.ts";
 import { PIFOLD_ARMS } from "./pifold-arms.ts";
 
 export type { ArmDefinition, ArmEnv, FoldMetrics } from "./arm-types.ts";
+export { PI_DEFAULT_RESERVE_TOKENS, tunedReserveTokens };
 
 const registry = new Map<string, ArmDefinition>();
 
@@ -33,19 +34,6 @@ registerArm({
 	description: "Pi's native compaction, default reserve (16,384) and keep-recent (20,000) tokens",
 	compaction: true,
 });
-
-/** Pi's default `compaction.reserveTokens`: Pi compacts once the context exceeds the window less this. */
-export const PI_DEFAULT_RESERVE_TOKENS = 16_384;
-
-/**
- * native-tuned's `compaction.reserveTokens` in a window of `window` tokens: where the price table has a long-context
- * tier below the window, Pi compacts with its default headroom below the tier instead of below the window (at 372k:
- * 116,384, so it compacts above 255,616); otherwise Pi's default.
- */
-export function tunedReserveTokens(window: number): number {
-	const over = window - PRICES.longContextThreshold;
-	return over > 0 ? over + PI_DEFAULT_RESERVE_TOKENS : PI_DEFAULT_RESERVE_TOKENS;
-}
 
 registerArm({
 	name: "native-tuned",

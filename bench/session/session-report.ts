@@ -2,6 +2,7 @@
 // printed to stdout and written as report.md. Numbers come only from the ledger and the run records. Pure functions.
 
 import { z } from "zod";
+import { defaultTargets } from "./default-targets.ts";
 import { type LedgerTotals, ledgerTotals, PRICES, type RequestRecord } from "./ledger.ts";
 import type { Plan } from "./plan.ts";
 import { recallTargets } from "./recall-targets.ts";
@@ -56,10 +57,12 @@ export const reportSchema = z.object({
 	/** Present when an arm stopped early: every arm cut at the last stage all arms completed. */
 	cut: z.object({ stage: count, arms: z.array(z.object({ name: z.string(), totals: totalsSchema })) }).optional(),
 	arms: z.array(armReportSchema),
-	/** The issue-5 targets, checked on this report's arms (verdicts with the measured values). */
+	/** The spec's targets for its epoch mode, checked on this report's arms (verdicts with the measured values). */
 	targets: z.array(targetSchema),
-	/** Issue 12's recall targets (bench/session/recall-targets.ts). */
+	/** The recall targets (bench/session/recall-targets.ts). */
 	recallTargets: z.array(targetSchema),
+	/** The targets about pi-fold's default (bench/session/default-targets.ts). */
+	defaultTargets: z.array(targetSchema).default([]),
 });
 
 export type Report = z.infer<typeof reportSchema>;
@@ -164,6 +167,7 @@ export function buildReport(runs: ArmRun[], plan: Plan, context: ReportContext):
 		arms,
 		targets: evaluateTargets(arms, { window: context.window, maxTokens: context.maxTokens }),
 		recallTargets: recallTargets(arms),
+		defaultTargets: defaultTargets(arms, { window: context.window, maxTokens: context.maxTokens }),
 	};
 	return reportSchema.parse(report);
 }

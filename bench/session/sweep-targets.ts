@@ -4,13 +4,13 @@
 // the verdict says met or MISSED with what was measured, window by window where it failed. Nothing is
 // loosened to pass. Pure.
 
+import { DEFAULT_PIFOLD_ARMS } from "./default-targets.ts";
 import { cheaperNative, isNativeArm, type PriceTable } from "./native-baseline.ts";
 import { predictionError } from "./predictions.ts";
 import type { ArmReport } from "./report-schema.ts";
 import type { Report } from "./session-report.ts";
 
-/** The arms that run pi-fold's defaults: the ladder alone, and the curating agent. */
-export const DEFAULT_PIFOLD_ARMS: readonly string[] = ["pifold-ladder", "pifold-agent"];
+export { DEFAULT_PIFOLD_ARMS };
 
 export interface SweepVerdict {
 	readonly target: string;
@@ -119,13 +119,13 @@ function costTargets(reports: readonly Report[]): SweepVerdict[] {
 			(p) => vs(p, cost),
 		),
 		every(
-			"issue 20: the default with the curating agent costs at most 0.75x the cheaper native, tiered and flat, at every window",
+			"the default with the curating agent costs at most 0.75x the cheaper native, tiered and flat, at every window",
 			pairs(reports, ["pifold-agent"]),
 			(p) => ratio(p, cost) <= 0.75 && ratio(p, flat) <= 0.75,
 			(p) => `${vs(p, cost)} / ${vs(p, flat)}`,
 		),
 		every(
-			"issue 20: the ladder alone costs at most 0.95x the cheaper native, tiered and flat, at every window",
+			"the ladder alone costs at most 0.95x the cheaper native, tiered and flat, at every window",
 			pairs(reports, ["pifold-ladder"]),
 			(p) => ratio(p, cost) <= 0.95 && ratio(p, flat) <= 0.95,
 			(p) => `${vs(p, cost)} / ${vs(p, flat)}`,
@@ -168,7 +168,7 @@ function sessionTargets(reports: readonly Report[]): SweepVerdict[] {
 				`${p.arm.probes.correct}+${p.arm.receiptProbes.correct} vs ${p.native?.probes.correct}+${p.native?.receiptProbes.correct} ${p.native?.name ?? "no native"}`,
 		),
 		every(
-			"every arm completes every stage with zero fenced aborts (issue 10)",
+			"every arm completes every stage with zero fenced aborts",
 			all,
 			(p) => complete(p.arm) && (p.arm.pifold?.fencedAborts ?? 0) === 0,
 			(p) => `${p.arm.stagesCompleted}/${p.arm.stageCount}, ${p.arm.pifold?.fencedAborts ?? 0} aborts`,

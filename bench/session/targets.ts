@@ -1,8 +1,9 @@
-// The issue-5 targets, checked against one report's measured arms: pifold-epoch against the cheaper native (of
-// `native` and `native-tuned`, native-baseline.ts; the measured text names it) on total tokens, cost, surcharge,
-// compactions, peak after the first commit, rereads, probes; pifold-epoch against pifold-immediate (fresh input),
-// zero unattributed rewrites in every pi-fold arm, and the ladder-only arm completing inside its budget. Every
-// verdict comes with the measured value; a target whose arms did not run is "not run". Pure functions.
+// The spec's targets for its epoch scheduling mode (not pi-fold's default), checked against one report's measured
+// arms: pifold-epoch against the cheaper native (of `native` and `native-tuned`, native-baseline.ts; the measured
+// text names it) on total tokens, cost, surcharge, compactions, peak after the first commit, rereads, probes; and
+// against pifold-immediate (fresh input). Each carries `mode: "epoch"`: a miss is that mode's, printed in its own
+// table, not a failure of the default (whose targets are default-targets.ts). Every verdict comes with the
+// measured value; a target whose arms did not run is "not run". Pure functions.
 
 import { z } from "zod";
 import { pifoldServingBudget } from "./demo-options.ts";
@@ -16,6 +17,8 @@ export const targetSchema = z.object({
 	ratio: z.number().nullable(),
 	/** true met, false missed, null not run (an arm it compares is missing). */
 	met: z.boolean().nullable(),
+	/** The non-default scheduling mode the target is about ("epoch"); absent for targets about the default. */
+	mode: z.string().optional(),
 });
 
 export type Target = z.infer<typeof targetSchema>;
@@ -64,9 +67,7 @@ export function evaluateTargets(arms: readonly ArmReport[], settings: { window: 
 			by.get("pifold-immediate")?.totals.freshInput,
 			0.2,
 		),
-		unattributedTarget(arms),
-		ladderTarget(by.get("pifold-ladder"), budget),
-	];
+	].map((t) => ({ ...t, mode: "epoch" }));
 }
 
 /** pifold-epoch against the cheaper native on what a session spends: total tokens, cost, the surcharge, compactions. */
@@ -133,24 +134,4 @@ function epochRecallTargets(epoch: ArmReport | undefined, native: ArmReport | un
 				epoch.receiptProbes.correct >= native.receiptProbes.correct,
 		),
 	];
-}
-
-/** Every pi-fold arm rewrote the request only through its own commits. */
-function unattributedTarget(arms: readonly ArmReport[]): Target {
-	const pifold = arms.filter((a) => a.pifold);
-	return check(
-		"every pi-fold arm: zero unattributed rewrites",
-		pifold.length > 0 ? pifold.map((a) => `${a.name} ${a.pifold?.unattributedRewrites ?? 0}`).join(", ") : undefined,
-		pifold.every((a) => a.pifold?.unattributedRewrites === 0),
-	);
-}
-
-/** The ladder-only arm completes every stage with its peak inside the serving budget. */
-function ladderTarget(ladder: ArmReport | undefined, budget: number): Target {
-	return check(
-		`pifold-ladder: completes every stage inside the budget (${int(budget)})`,
-		ladder &&
-			`${ladder.stagesCompleted} of ${ladder.stageCount} stages, peak ${int(ladder.totals.peakContext)}, ${ladder.compactions} compactions`,
-		ladder?.status === "complete" && ladder.totals.peakContext <= budget,
-	);
 }

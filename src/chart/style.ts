@@ -29,6 +29,8 @@ export const GUIDE_STYLES: readonly LineStyle[] = [
 	{ color: "#737373", dash: "3 5", width: 1.2 },
 	{ color: "#8c8c8c", dash: "14 4", width: 1.2 },
 	{ color: "#262626", dash: "1 6", width: 1.2 },
+	{ color: "#404040", dash: "10 3 2 3", width: 1.2 },
+	{ color: "#a3a3a3", dash: "5 2", width: 1.4 },
 ];
 
 /** The style of series `i` (styles repeat, with a heavier line, past the palette's end). */

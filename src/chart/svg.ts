@@ -1,8 +1,10 @@
 // A line chart as one self-contained SVG string, laid out for a reader who looks once: a title (and
 // an optional subtitle and note), a legend with each series' colour and line style, the series, horizontal
 // guides in neutral greys whose labels sit in the right margin (never over a series) and are pushed
-// apart so they never overlap, and the x axis in the caller's units (stages, requests) with its
-// ticks. Series and guides carry `class`/`data-*` attributes so tests can find them. Pure.
+// apart so they never overlap (a label pushed off its line is tied to it by a short leader), and the x axis in the caller's units (stages, requests) with its
+// ticks. A series marked `underlay` (one another series would hide) is drawn first as a wide pale band,
+// so the line drawn over it leaves it visible. Series and guides carry `class`/`data-*` attributes so
+// tests can find them. Pure.
 
 import { guideStyle, type LineStyle, seriesStyle } from "./style.ts";
 
@@ -19,6 +21,8 @@ export interface ChartSeries {
 	/** The legend's text (default: the name). */
 	readonly label?: string;
 	readonly points: readonly ChartPoint[];
+	/** Drawn first as a wide, pale, solid band, so a series drawn over it (about the same values) leaves it visible. */
+	readonly underlay?: boolean;
 }
 
 interface ChartGuide {
@@ -67,9 +71,16 @@ export function niceStep(max: number, ticks: number): number {
 	return ([1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw) as number;
 }
 
-function strokeOf(style: LineStyle): string {
+/** A series' style: its palette style, or the wide pale band of an underlay. */
+function lookOf(s: ChartSeries, i: number): LineStyle & { opacity?: number } {
+	const style = seriesStyle(i);
+	return s.underlay ? { ...style, dash: "", width: style.width + 6, opacity: 0.35 } : style;
+}
+
+function strokeOf(style: LineStyle & { opacity?: number }): string {
+	const opacity = style.opacity === undefined ? "" : ` stroke-opacity="${style.opacity}"`;
 	const dash = style.dash ? ` stroke-dasharray="${style.dash}"` : "";
-	return `stroke="${style.color}" stroke-width="${style.width}"${dash}`;
+	return `stroke="${style.color}" stroke-width="${style.width}"${dash}${opacity}`;
 }
 
 /** Words of `text` in lines of at most LABEL_CHARS characters. */
@@ -98,7 +109,7 @@ function legend(series: readonly ChartSeries[], top: number): { out: string[]; b
 			x = PLOT_LEFT;
 			y += LEGEND_ROW;
 		}
-		const style = seriesStyle(i);
+		const style = lookOf(s, i);
 		out.push(
 			`<g class="legend-item" data-series="${escapeXml(s.name)}"><line x1="${x}" y1="${y - 4}" x2="${x + 32}" y2="${y - 4}" ${strokeOf(style)}/>`,
 			`<text x="${x + 40}" y="${y}" fill="#111827">${escapeXml(text)}</text></g>`,
@@ -146,10 +157,10 @@ function axes(input: ChartInput, top: number, plotH: number, maxY: number, x: (v
 }
 
 function seriesMarkup(s: ChartSeries, i: number, x: (v: number) => number, y: (v: number) => number): string[] {
-	const style = seriesStyle(i);
+	const style = lookOf(s, i);
 	const points = s.points.map((p) => `${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join(" ");
 	const out = [
-		`<g class="series" data-arm="${escapeXml(s.name)}" data-series="${escapeXml(s.name)}">`,
+		`<g class="series${s.underlay ? " underlay" : ""}" data-arm="${escapeXml(s.name)}" data-series="${escapeXml(s.name)}">`,
 		`<polyline fill="none" ${strokeOf(style)} stroke-linejoin="round" points="${points}"/>`,
 	];
 	for (const p of s.points.filter((q) => q.cross))
@@ -196,16 +207,25 @@ export function renderLineChart(input: ChartInput): string {
 			(line, k) =>
 				`<tspan x="${PLOT_RIGHT + 8}" y="${((at[i] as number) + k * LABEL_LINE).toFixed(1)}">${escapeXml(line)}</tspan>`,
 		);
+		// A label pushed below its line is tied to it by a short leader.
+		const labelTop = (at[i] as number) - 4;
+		const leader =
+			labelTop - Number(gy) > 1
+				? [
+						`<line class="leader" x1="${PLOT_RIGHT}" y1="${gy}" x2="${PLOT_RIGHT + 6}" y2="${labelTop.toFixed(1)}" stroke="${style.color}" stroke-width="1"/>`,
+					]
+				: [];
 		out.push(
 			`<g class="guide" data-guide="${escapeXml(g.label)}">`,
 			`<line x1="${PLOT_LEFT}" y1="${gy}" x2="${PLOT_RIGHT}" y2="${gy}" ${strokeOf(style)}/>`,
+			...leader,
 			`<text fill="${style.color}" font-size="11">${lines.join("")}</text>`,
 			"</g>",
 		);
 	});
-	input.series.forEach((s, i) => {
-		out.push(...seriesMarkup(s, i, x, y));
-	});
+	// Underlays first, so the series drawn over them leave them visible; each keeps its own style index.
+	const order = input.series.map((s, i) => ({ s, i })).sort((a, b) => Number(!!b.s.underlay) - Number(!!a.s.underlay));
+	for (const { s, i } of order) out.push(...seriesMarkup(s, i, x, y));
 	out.push("</svg>");
 	return `${out.join("\n")}\n`;
 }

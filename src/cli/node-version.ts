@@ -24,7 +24,7 @@ export function nodeTooOldMessage(running: string, minimum: string): string {
 	const major = floor[0];
 	return (
 		`pi-fold: needs Node.js ${floor.join(".")} or later, this is Node.js ${running}; ` +
-		`install Node.js ${major}.${floor[1]}+ (https://nodejs.org), or run it with Node ${major} from npm: ` +
-		`npx -p node@${major} -p pi-fold pi-fold ...\n`
+		`install Node.js ${major}.${floor[1]}+ (https://nodejs.org), or, in a pi-fold checkout after npm ci, ` +
+		`run npx pi-fold ... (the checkout brings its own Node ${major})\n`
 	);
 }

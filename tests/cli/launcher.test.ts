@@ -48,7 +48,7 @@ describe("the Node version gate (pure)", () => {
 		const line = nodeTooOldMessage("v20.20.2", ">=22.19.0");
 		expect(line).toBe(
 			"pi-fold: needs Node.js 22.19.0 or later, this is Node.js v20.20.2; install Node.js 22.19+ " +
-				"(https://nodejs.org), or run it with Node 22 from npm: npx -p node@22 -p pi-fold pi-fold ...\n",
+				"(https://nodejs.org), or, in a pi-fold checkout after npm ci, run npx pi-fold ... (the checkout brings its own Node 22)\n",
 		);
 	});
 });
