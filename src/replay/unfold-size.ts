@@ -2,7 +2,8 @@
 // the context Pi would send on the session's first request after it is opened (the active branch from
 // its latest compaction on, the summary and the kept entries, each message as Pi converts it), counted
 // at four characters a token (an estimate: the tokenizer is the provider's), and what Pi will do when
-// that is over the window. Pure over the session file's text.
+// that is over the window, and the model the session ran on (to look its window up). Pure over the
+// session file's text.
 
 import { parseSessionFile } from "./session-file.ts";
 import { contextMessageOf } from "./unfold-plan.ts";
@@ -31,6 +32,21 @@ export function contextTokensOf(text: string): number {
 		if (message) chars += JSON.stringify(message.content ?? "").length;
 	}
 	return Math.round(chars / CHARS_PER_TOKEN);
+}
+
+/** The model most of the branch's replies name (provider and id), or undefined. */
+export function sessionModelOf(text: string): { provider: string; id: string } | undefined {
+	const counts = new Map<string, { provider: string; id: string; n: number }>();
+	for (const e of parseSessionFile(text).branch) {
+		if (e.type !== "message" || e.message.role !== "assistant") continue;
+		const m = e.message as { provider?: unknown; model?: unknown };
+		if (typeof m.provider !== "string" || typeof m.model !== "string") continue;
+		const key = `${m.provider}/${m.model}`;
+		const seen = counts.get(key) ?? { provider: m.provider, id: m.model, n: 0 };
+		counts.set(key, { ...seen, n: seen.n + 1 });
+	}
+	const top = [...counts.values()].sort((a, b) => b.n - a.n)[0];
+	return top ? { provider: top.provider, id: top.id } : undefined;
 }
 
 /** "2.8 million" or "120,000". */

@@ -144,7 +144,9 @@ describe("a session that already ran pi-fold", () => {
 		const run = replay(folded, "--window", String(WINDOW), "--max-output", "4096", "--chart", chart);
 		expect(run.status).toBe(0);
 		expect(run.stdout).toMatch(/^ {25}as it ran \(estimated\) {8}pi-fold afresh \(estimated\)$/m);
-		expect(run.stdout).toContain("This session already ran pi-fold: the first column is the session as it ran, with pi-fold;");
+		expect(run.stdout).toContain(
+			"This session already ran pi-fold: the first column is the session as it ran, with pi-fold;",
+		);
 		expect(run.stdout).not.toContain("in the session (recorded)");
 		const svg = readFileSync(chart, "utf8");
 		expect(svg).toContain("as it ran, with pi-fold (0 compactions)");

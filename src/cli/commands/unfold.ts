@@ -24,10 +24,9 @@ import {
 import { basename, dirname, join, resolve } from "node:path";
 import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../args/index.ts";
 import { plural } from "../../common/index.ts";
-import { LimitsError, modelLimits } from "../../replay/model-limits.ts";
-import { parseSessionFile, SessionFileError } from "../../replay/session-file.ts";
+import { SessionFileError } from "../../replay/session-file.ts";
 import { planUnfold, UnfoldError } from "../../replay/unfold-plan.ts";
-import { contextTokensOf, sizeLine } from "../../replay/unfold-size.ts";
+import { contextTokensOf, sessionModelOf, sizeLine } from "../../replay/unfold-size.ts";
 import { loadModelCatalog } from "./replay-model.ts";
 
 const UNFOLD_COMMAND = {
@@ -182,11 +181,9 @@ function newSessionId(): string {
 /** The model's window: --window, else pi-ai's entry for the model the file names, else unknown. */
 async function windowOf(text: string, given: number | undefined) {
 	if (given !== undefined) return { tokens: given, from: "--window" };
-	try {
-		const limits = modelLimits(parseSessionFile(text), {}, await loadModelCatalog());
-		return { tokens: limits.window, from: limits.windowFrom };
-	} catch (error) {
-		if (error instanceof LimitsError) return undefined;
-		throw error;
-	}
+	const model = sessionModelOf(text);
+	if (!model) return undefined;
+	const catalog = await loadModelCatalog();
+	const entry = "lookup" in catalog ? catalog.lookup(model.provider, model.id) : undefined;
+	return entry ? { tokens: entry.contextWindow, from: `pi-ai's entry for ${model.provider}/${model.id}` } : undefined;
 }
