@@ -120,6 +120,11 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		...(r.ranPiFold
 			? [
 					"This session already ran pi-fold: the first column is the session as it ran, with pi-fold; the second replays its messages through pi-fold afresh (its own folds left out).",
+					...(r.ranBuiltInBriefs
+						? [
+								"Its folds' briefs were all built in (none written by a model), so the replay writes built-in briefs too (--settings with a summarizer says otherwise).",
+							]
+						: []),
 				]
 			: []),
 		"",

@@ -35,6 +35,7 @@ import {
 import type { TranscriptMessage } from "../transcript/index.ts";
 import { type Fidelity, fidelityOf, watchFidelity } from "./fidelity.ts";
 import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
+import { ranSettingsOf, replaysBuiltInBriefs } from "./ran-settings.ts";
 import { impliedPrices, type NativeFigures, nativeFigures, type Prices } from "./recorded-session.ts";
 import { costOf, type EstimatedRequest, estimated, freshRate, type Pricing, peekRequests } from "./replay-bills.ts";
 import { type BriefBill, BriefMeter } from "./replay-briefs.ts";
@@ -111,6 +112,8 @@ export interface ReplayResult {
 	readonly model: string | undefined;
 	/** pi-fold ran in the session as recorded (its decision records are on the branch). */
 	readonly ranPiFold: boolean;
+	/** Replayed with built-in briefs because the session's own folds had no model-written one (ran-settings.ts). */
+	readonly ranBuiltInBriefs: boolean;
 	readonly window: number;
 	/** Output tokens each request reserved, and where that and the window came from. */
 	readonly maxOutput: number;
@@ -251,6 +254,8 @@ async function runPiFold(
 	onRequest?: (request: SimRequest, sent: readonly TranscriptMessage[], session: SimSession) => void,
 ) {
 	const resolved = resolveOptions({
+		// A session that ran pi-fold with built-in briefs only is replayed with them, unless the caller says otherwise.
+		...(replaysBuiltInBriefs(file.entries, options.options) ? { summarizer: "deterministic" as const } : {}),
 		...options.options,
 		...(options.scheduling ? { foldScheduling: options.scheduling } : {}),
 		summarizeContextSpan: undefined,
@@ -313,7 +318,7 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 	};
 	// The session's unchanged rereads go as the recall pi-fold's guidelines call for (its search for the file),
 	// unless the session ran pi-fold: then its agent read them again under pi-fold, and they go as recorded.
-	const ranPiFold = file.entries.some((e) => e.type === "custom" && e.customType.endsWith(":decision"));
+	const { ranPiFold } = ranSettingsOf(file.entries);
 	const rereads = findRereads(messages);
 	const recall = recallRereads(ranPiFold ? new Map() : rereads.paths);
 	const run = await runPiFold(file, messages, options, model, ttl, calibration, recall.resultFor, onRequest);
@@ -352,6 +357,7 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 		version: file.version,
 		model: native.model,
 		ranPiFold,
+		ranBuiltInBriefs: replaysBuiltInBriefs(file.entries, options.options),
 		window: options.window,
 		maxOutput: serving.outputReservation,
 		windowFrom: options.limitsFrom?.window ?? "given",

@@ -1,7 +1,8 @@
 // `pi-fold replay` of a session that ran pi-fold agrees with what ran: a real Pi session on the faux
 // provider at a 30,000-token window, pi-fold folding and showing a batch larger than the window as
 // excerpts, its agent reading files again unchanged (tests/replay/pifold-session.ts). Replayed through
-// pi-fold afresh with the window and reserve it ran with, the replay sends as many requests as the
+// pi-fold afresh with the window and reserve it ran with (and, read from its records, the built-in
+// briefs its folds had), the replay sends as many requests as the
 // session did and lands within 10% of its recorded prompt tokens, predicts no overflow the session did
 // not have, and sends the rereads as recorded (its agent read them again with pi-fold's guidelines in
 // view); its report, drawn at 80 columns, says so.
@@ -65,9 +66,13 @@ describe("replaying a session that ran pi-fold", () => {
 	it("sends the agent's rereads as recorded, and its report's counts add up, at 80 columns", () => {
 		const h = result.pifold.heldRereads;
 		expect(h).toMatchObject({ ranPiFold: true, searched: 0, inView: 0, asRecorded: h.reads });
+		expect(result.ranBuiltInBriefs).toBe(true);
 		const screen = drawn(renderReplay(result, "s.jsonl")).join("\n");
 		expect(screen).not.toContain("Over the window");
 		const flat = screen.replace(/\n /g, " ");
+		expect(flat).toContain(
+			"Its folds' briefs were all built in (none written by a model), so the replay writes built-in briefs too (--settings with a summarizer says otherwise).",
+		);
 		expect(flat).toContain(
 			`Read again: ${h.reads} reads of a file the session had already read, unchanged (${h.chars.toLocaleString("en-US")} characters). The session ran pi-fold, so its agent read them again with pi-fold's guidelines in view: the replay sends them as recorded.`,
 		);

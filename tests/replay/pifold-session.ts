@@ -1,7 +1,8 @@
 // Test helper: a small session that ran pi-fold, made by a real Pi session on Pi's faux provider
 // (tests/pi/harness.ts) at a 30,000-token window: an agent that reads files with a `read` tool, reads
 // some of them again unchanged, once reads a batch larger than the window (pi-fold shows it as
-// excerpts), and writes its session file. The replay of that file is checked against what ran.
+// excerpts, then one of its files again), with pi-fold's built-in briefs, and writes its session
+// file. The replay of that file is checked against what ran.
 
 import { readFileSync } from "node:fs";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
@@ -57,8 +58,8 @@ export async function pifoldSessionFile(): Promise<string> {
 			// Reads again, unchanged, the run's first file and one of the run before.
 			reads(files[0] as string),
 			reads(run > 0 ? `src/r${run - 1}/f1.ts` : (files[1] as string)),
-			// A batch larger than the window: pi-fold shows it as excerpts.
-			...(run === 2 ? [reads("huge/a.ts", "huge/b.ts", "huge/c.ts")] : []),
+			// A batch larger than the window (pi-fold shows it as excerpts), then one of its files again.
+			...(run === 2 ? [reads("huge/a.ts", "huge/b.ts", "huge/c.ts"), reads("huge/b.ts")] : []),
 			say(`done with run ${run}`),
 		]);
 		await h.run(`read the files of run ${run}`);
