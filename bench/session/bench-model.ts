@@ -94,7 +94,7 @@ export function createBenchProvider(ai: PiHost["ai"], options: BenchProviderOpti
 		// biome-ignore lint/suspicious/noExplicitAny: the faux core's stream takes Pi's internal option type
 		const inner = core.stream(model, context as any, streamOptions as any);
 		inner.result().then((message) => recordUsage(record, message, started));
-		return inner;
+		return priced(ai, model, inner);
 	}) as unknown as typeof core.stream;
 	const provider = ai.createProvider({
 		id: PROVIDER_ID,
@@ -172,6 +172,27 @@ function isPrefix(previous: readonly string[], current: readonly string[]): bool
 	if (previous.length > current.length) return false;
 	for (let i = 0; i < previous.length; i++) if (previous[i] !== current[i]) return false;
 	return true;
+}
+
+/**
+ * The faux core's stream with each reply's cost filled in at the model's prices before the reply lands (the faux
+ * core bills none), as a real provider's client does: the session files the demo keeps carry the benchmark's
+ * prices, so `pi-fold replay` prices them without being told.
+ */
+function priced(
+	ai: PiHost["ai"],
+	model: Model<string>,
+	inner: ReturnType<PiHost["ai"]["createAssistantMessageEventStream"]>,
+) {
+	const out = ai.createAssistantMessageEventStream();
+	void (async () => {
+		for await (const event of inner) {
+			if (event.type === "done") ai.calculateCost(model, event.message.usage);
+			out.push(event);
+		}
+		out.end();
+	})();
+	return out;
 }
 
 function rejection(ai: PiHost["ai"], model: Model<string>, errorMessage: string) {

@@ -13,7 +13,7 @@ export { FIDELITY_CAVEAT, FIDELITY_HEADS, fidelityCells, fidelityTotalCells } fr
 export { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
 export { LimitsError, type ModelLookup, modelLimits } from "./model-limits.ts";
 export type { Prices } from "./recorded-session.ts";
-export { renderReplay, replayChart } from "./replay-report.ts";
+export { bottomLine, renderReplay, replayChart, replayTotals } from "./replay-report.ts";
 export {
 	DEFAULT_CACHE_TTL_MS,
 	DEFAULT_MAX_OUTPUT,

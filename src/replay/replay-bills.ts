@@ -5,7 +5,7 @@
 
 import { ratesAt } from "../policy/index.ts";
 import type { SimRequest } from "../simulate/index.ts";
-import { type TranscriptMessage, toolCallsOf } from "../transcript/index.ts";
+import type { TranscriptMessage } from "../transcript/index.ts";
 import type { NativeFigures, Prices, promptOf } from "./recorded-session.ts";
 import { type Calibration, calibratedBill } from "./replay-calibration.ts";
 
@@ -77,9 +77,9 @@ export function estimated(
  * just before the request that followed the reread, it reads that request's whole prompt from cache
  * and writes the peek call; the call and the peek's result are fresh in the request after it.
  */
-export function peekRequests(
-	followUps: ReadonlyMap<string, { readonly call: number; readonly result: number }>,
-	messages: readonly { message: TranscriptMessage }[],
+export function peekRequests<M extends { message: TranscriptMessage }>(
+	followUps: ReadonlyMap<M, { readonly call: number; readonly result: number }>,
+	messages: readonly M[],
 	requests: readonly SimRequest[],
 	calibration: Calibration,
 	price: Pricing,
@@ -88,17 +88,14 @@ export function peekRequests(
 	const ordinals = replyOrdinals(messages);
 	const tokens = (chars: number) => (calibration.slope * chars) / 4;
 	return messages.flatMap((m, i) => {
-		const ids = toolCallsOf(m.message).map((c) => c.id);
-		return ids.flatMap((id) => {
-			const peek = followUps.get(id);
-			const next = peek ? live.find((r) => r.at > i) : undefined;
-			if (!peek || !next) return [];
-			const cacheRead = calibratedBill(calibration, next).prompt;
-			const fresh = tokens(peek.call + peek.result);
-			const output = Math.round(tokens(peek.call));
-			const reply = ordinals.get(next.at) ?? 0;
-			const cost = costOf(fresh, cacheRead, output, price.prices, price.fresh);
-			return [{ reply, prompt: cacheRead + fresh, fresh, cacheRead, output, cost }];
-		});
+		const peek = followUps.get(m);
+		const next = peek ? live.find((r) => r.at > i) : undefined;
+		if (!peek || !next) return [];
+		const cacheRead = calibratedBill(calibration, next).prompt;
+		const fresh = tokens(peek.call + peek.result);
+		const output = Math.round(tokens(peek.call));
+		const reply = ordinals.get(next.at) ?? 0;
+		const cost = costOf(fresh, cacheRead, output, price.prices, price.fresh);
+		return [{ reply, prompt: cacheRead + fresh, fresh, cacheRead, output, cost }];
 	});
 }

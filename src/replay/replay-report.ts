@@ -1,7 +1,8 @@
-// The replay as the person who ran it reads it: what happened in the session (recorded) beside what
-// pi-fold would have done (estimated), row by row, with where each number came from, the
-// estimator's check, how its window held the agent's working set (fidelity-report.ts), and the chart (each request's size in both, against the window and pi-fold's
-// limits). Pure.
+// The replay as the person who ran it reads it: a bottom line, then the session as it ran beside what
+// pi-fold would have done, row by row, both estimated the same way (so the comparison carries no
+// estimator error of its own), with where each number came from; the recorded bill as the estimator's
+// check; how pi-fold's window held the agent's working set (fidelity-report.ts); and the chart (each
+// request's size in both, against the window and pi-fold's limits). Pure.
 
 import type { ChartInput } from "../chart/index.ts";
 import { niceStep } from "../chart/index.ts";
@@ -42,26 +43,75 @@ function briefsCell(r: ReplayResult): string {
 	return `${b.calls} ${nounFor(b.calls, "brief")} (${usd(b.cost)}, no cache)`;
 }
 
-/** The session's repeated, unchanged reads: how the replay sent them, and the total sent as recorded (nothing when none). */
+/** The session's repeated, unchanged reads: how the replay sent them (the parts add up to the reads), and the total sent as recorded (nothing when none). */
 function heldLine(r: ReplayResult): string[] {
 	const h = r.pifold.heldRereads;
-	if (h.reads === 0 || h.costAsRecorded === null) return [];
-	const n = plural(h.reads, "read");
+	if (h.reads === 0) return [];
+	const read = `Read again: ${plural(h.reads, "read")} of a file the session had already read, unchanged (${int(h.chars)} characters).`;
+	if (h.ranPiFold)
+		return [
+			`${read} The session ran pi-fold, so its agent read them again with pi-fold's guidelines in view: the replay sends them as recorded.`,
+		];
 	const how = [
 		h.searched > 0
 			? `${int(h.searched)} as pi-fold's search for the file (a fold held the earlier read) and a peek at what it points to, a request more each`
 			: "",
 		h.inView > 0 ? `${int(h.inView)} as a note that the window still shows it` : "",
+		h.asRecorded > 0 ? `${int(h.asRecorded)} not reached (the replay stopped before them)` : "",
 	].filter((s) => s !== "");
+	const instead =
+		h.costAsRecorded === null
+			? ""
+			: ` Sent as recorded instead (an agent that reads the file again anyway), pi-fold's total would be ${usd(h.costAsRecorded)}.`;
 	return [
-		`Read again: ${n} of a file the session had already read, unchanged (${int(h.chars)} characters). Under pi-fold the earlier read is still held, and pi-fold's guidelines say to search and peek before rereading, so the replay sends them as that recall: ${how.join(", ")}. Sent as recorded instead (an agent that reads the file again anyway), pi-fold's total would be ${usd(h.costAsRecorded)}.`,
+		`${read} Under pi-fold the earlier read is still held, and pi-fold's guidelines say to search and peek before rereading, so the replay sends them as that recall: ${how.join(", ")}.${instead}`,
 	];
+}
+
+/** The session as it ran, estimated, and with pi-fold: their totals (summary and brief requests included). */
+export function replayTotals(r: ReplayResult): { asRan: number; pifold: number } {
+	return { asRan: r.check.cost + r.recordedCost.summaries, pifold: r.pifold.cost + r.pifold.briefs.cost };
+}
+
+/** What x is of y in words: "0.59x, 41% less" / "1.27x, 27% more" / "the same". */
+function ratioWords(x: number, y: number): string {
+	const ratio = x / y;
+	const pct = Math.round(Math.abs(1 - ratio) * 100);
+	if (pct === 0) return `${ratio.toFixed(2)}x, about the same`;
+	return `${ratio.toFixed(2)}x, ${pct}% ${ratio < 1 ? "less" : "more"}`;
+}
+
+/** The bottom line: pi-fold against the session as it ran, both estimated the same way. */
+export function bottomLine(r: ReplayResult): string {
+	const t = replayTotals(r);
+	const them = r.ranPiFold ? "replayed through pi-fold afresh, this session" : "with pi-fold this session";
+	const asRan = r.ranPiFold ? "as it ran with pi-fold" : "as it ran";
+	if (t.asRan > 0)
+		return `Bottom line: ${them} would have cost ${usd(t.pifold)}, against ${usd(t.asRan)} ${asRan}, both estimated the same way: ${ratioWords(t.pifold, t.asRan)}.`;
+	if (r.check.prompt > 0)
+		return `Bottom line: ${them} would have sent ${int(r.pifold.prompt)} prompt tokens, against ${int(r.check.prompt)} ${asRan}, both estimated the same way: ${ratioWords(r.pifold.prompt, r.check.prompt)} (no prices, so no dollars: pass --prices).`;
+	return "Bottom line: the session made no request to compare.";
+}
+
+/** The estimator's check: the session as it ran, estimated, against what the file records. */
+function checkLine(r: ReplayResult): string {
+	const n = r.native;
+	const recordedPrompt = n.requests.input + n.requests.cacheRead + n.requests.cacheWrite;
+	const bill = r.recordedCost.from === "the file" ? "its bill" : "its tokens at the prices";
+	const off = (estimate: number, recorded: number) => {
+		if (recorded <= 0) return "";
+		const pct = Math.round((100 * (estimate - recorded)) / recorded);
+		return pct === 0 ? ", the same" : `, ${Math.abs(pct)}% ${pct < 0 ? "under" : "over"}`;
+	};
+	return `Estimator check: the session as it ran, estimated the same way as pi-fold: ${int(r.check.prompt)} prompt tokens (recorded ${int(recordedPrompt)}${off(r.check.prompt, recordedPrompt)}), peak ${int(r.check.peak)} (recorded ${int(n.peak)}), requests ${usd(r.check.cost)} (recorded, ${bill}: ${usd(r.recordedCost.dollars)}${off(r.check.cost, r.recordedCost.dollars)}). The comparison above uses the estimate on both sides.`;
 }
 
 /** The side-by-side text. `source` names the file; `chartPath` where the chart went, if written. */
 export function renderReplay(r: ReplayResult, source: string, chartPath?: string): string {
 	const n = r.native;
 	const f = r.pifold;
+	const c = r.check;
+	const totals = replayTotals(r);
 	const lines = [
 		`pi-fold replay of ${source} (session ${r.sessionId}, file version ${r.version})`,
 		...limitsLines(r),
@@ -70,32 +120,35 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		...(r.ranPiFold
 			? [
 					"This session already ran pi-fold: the first column is the session as it ran, with pi-fold; the second replays its messages through pi-fold afresh (its own folds left out).",
+					...(r.ranBuiltInBriefs
+						? [
+								"Its folds' briefs were all built in (none written by a model), so the replay writes built-in briefs too (--settings with a summarizer says otherwise).",
+							]
+						: []),
 				]
 			: []),
 		"",
+		bottomLine(r),
+		"",
 		r.ranPiFold
-			? row("", "as it ran, with pi-fold", "pi-fold afresh (estimated)")
-			: row("", "in the session (recorded)", "with pi-fold (estimated)"),
-		row("Requests", int(n.requests.calls), int(f.requests.length)),
-		row("Prompt tokens", int(n.requests.input + n.requests.cacheRead + n.requests.cacheWrite), int(f.prompt)),
-		row("  read from cache", int(n.requests.cacheRead), int(f.cacheRead)),
-		row("  not cached", int(n.requests.input + n.requests.cacheWrite), int(f.fresh)),
+			? row("", "as it ran (estimated)", "pi-fold afresh (estimated)")
+			: row("", "as it ran (estimated)", "with pi-fold (estimated)"),
+		row("Requests", int(c.requests), int(f.requests.length)),
+		row("Prompt tokens", int(c.prompt), int(f.prompt)),
+		row("  read from cache", int(c.cacheRead), int(f.cacheRead)),
+		row("  not cached", int(c.fresh), int(f.fresh)),
 		row(
 			"Output tokens",
-			int(n.requests.output),
+			int(c.output),
 			f.heldRereads.searched > 0
 				? `${int(f.output)} (the same replies, and the peek calls)`
 				: `${int(f.output)} (the same replies)`,
 		),
-		row("Cost of the requests", usd(r.recordedCost.dollars), usd(f.cost)),
-		row("Summary requests", `${n.summaries.calls} (${usd(r.recordedCost.summaries)})`, briefsCell(r)),
-		row(
-			"Total cost",
-			usd(r.recordedCost.dollars + r.recordedCost.summaries),
-			usd(r.pifold.cost + r.pifold.briefs.cost),
-		),
+		row("Cost of the requests", usd(c.cost), usd(f.cost)),
+		row("Summary requests", `${n.summaries.calls} (${usd(r.recordedCost.summaries)}, as recorded)`, briefsCell(r)),
+		row("Total cost", usd(totals.asRan), usd(totals.pifold)),
 		...recallRows(r, row),
-		row("Peak request", int(n.peak), int(f.peak)),
+		row("Peak request", int(c.peak), int(f.peak)),
 		row(
 			"Compactions / folds",
 			`${n.compactions} ${nounFor(n.compactions, "compaction")}`,
@@ -114,7 +167,7 @@ export function renderReplay(r: ReplayResult, source: string, chartPath?: string
 		...fidelityLines(r),
 		"",
 		`Estimates: the simulator's count of each request times ${r.calibration.slope.toFixed(3)}, plus ${int(r.calibration.intercept)} tokens a request the file does not carry (system prompt and tools), fitted on the same session as it ran.`,
-		`Estimator check: that session as it ran, estimated the same way: ${int(r.check.prompt)} prompt tokens, ${usd(r.check.cost)} (recorded: ${int(n.requests.input + n.requests.cacheRead + n.requests.cacheWrite)}, ${usd(r.recordedCost.dollars)}).`,
+		checkLine(r),
 	];
 	if (n.other.calls > 0)
 		lines.push(

@@ -9,7 +9,10 @@
 // window still shows it) the result is a one-line note saying so, and no request more. The same
 // replay with every read sent as recorded (an agent that needs the file's text again) is the figure
 // beside it. A read counts when a file-read call (src/lattice reads.ts) with the same arguments
-// returned the same text before and did not fail. Pure: the search and the peek run through the
+// returned the same text before and did not fail. Each read is its result message (never its call
+// id: a scripted or faux model may reuse call ids, and a first read must not pass for a reread). A
+// session that ran pi-fold is not sent this way: its agent had pi-fold's guidelines and read the file
+// again all the same, so its reads go as recorded. Pure: the search and the peek run through the
 // replay's own runtime.
 
 import { readResults } from "../lattice/index.ts";
@@ -29,6 +32,10 @@ export interface HeldRereads {
 	readonly searched: number;
 	/** Of those, sent as a note (no fold held the earlier read: the window still showed it). */
 	readonly inView: number;
+	/** Of those, sent as recorded: the session ran pi-fold (its agent read them again with pi-fold's guidelines), or the replay stopped before them. */
+	readonly asRecorded: number;
+	/** Whether the session ran pi-fold, so that every such read was sent as recorded. */
+	readonly ranPiFold: boolean;
 	/** The replay's total (requests and briefs) with every such read sent as recorded, or null when there were none. */
 	readonly costAsRecorded: number | null;
 }
@@ -38,15 +45,15 @@ export function inViewNote(path: string): string {
 	return `${path}: unchanged since its earlier read in this session, which the window still shows.`;
 }
 
-/** The session's repeated, unchanged reads: the path each call read, by call id, and what they held. */
+/** The session's repeated, unchanged reads: the path each read, by its result message, and what they held. */
 export function findRereads(messages: readonly ReplayMessage[]): {
-	paths: ReadonlyMap<string, string>;
+	paths: ReadonlyMap<ReplayMessage, string>;
 	reads: number;
 	chars: number;
 } {
 	// The text each call (its arguments) last returned.
 	const seen = new Map<string, string>();
-	const paths = new Map<string, string>();
+	const paths = new Map<ReplayMessage, string>();
 	let chars = 0;
 	for (const r of readResults(messages.map((m) => m.message))) {
 		const key = JSON.stringify(r.args ?? {});
@@ -54,7 +61,7 @@ export function findRereads(messages: readonly ReplayMessage[]): {
 			seen.set(key, r.text);
 			continue;
 		}
-		paths.set(r.callId, r.shown.path);
+		paths.set(messages[r.index] as ReplayMessage, r.shown.path);
 		chars += r.text.length;
 	}
 	return { paths, reads: paths.size, chars };
@@ -82,20 +89,21 @@ function readyPeek(text: string): Record<string, unknown> | null {
 
 /**
  * The drive hook that sends each reread in `paths` as the recall pi-fold's guidelines call for; the
- * counts of how it sent them, and the peek each searched one leads to (characters of call and result, by call id).
+ * counts of how it sent them, and the peek each searched one leads to (characters of call and result,
+ * by the reread's result message).
  */
-export function recallRereads(paths: ReadonlyMap<string, string>) {
+export function recallRereads(paths: ReadonlyMap<ReplayMessage, string>) {
 	const sent = { searched: 0, inView: 0 };
-	const followUps = new Map<string, { readonly call: number; readonly result: number }>();
-	const resultFor: NonNullable<DriveOptions["resultFor"]> = async (call, recorded, ask) => {
-		const path = paths.get(call.id);
+	const followUps = new Map<ReplayMessage, { readonly call: number; readonly result: number }>();
+	const resultFor: NonNullable<DriveOptions["resultFor"]> = async (_call, recorded, ask) => {
+		const path = paths.get(recorded);
 		if (path === undefined) return undefined;
 		const found = await ask({ action: "search", pattern: path, limit: RECALL_SEARCH_LIMIT });
 		const held = showsRead(found, path);
 		if (held) sent.searched++;
 		else sent.inView++;
 		const peek = held ? readyPeek(found) : null;
-		if (peek) followUps.set(call.id, { call: JSON.stringify(peek).length, result: (await ask(peek)).length });
+		if (peek) followUps.set(recorded, { call: JSON.stringify(peek).length, result: (await ask(peek)).length });
 		const text = held ? found : inViewNote(path);
 		const note: TranscriptMessage = { ...recorded.message, content: [{ type: "text", text }] };
 		return { ...recorded, message: note };

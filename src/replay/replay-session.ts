@@ -6,12 +6,14 @@
 // brief (replay-briefs.ts). A read the session made again of content it had already read, unchanged,
 // is sent as the recall pi-fold's guidelines call for (what its search for the file says; under pi-fold
 // the earlier read is still held), and the total with such reads sent as recorded is estimated beside
-// it (replay-rereads.ts). A pi-fold request the estimate puts over
+// it (replay-rereads.ts); in a session that ran pi-fold its agent already read them again under pi-fold,
+// so they go as recorded. A pi-fold request the estimate puts over
 // the window is reported as an overflow, never priced silently. The simulator counts characters / 4;
 // to put its estimates in the session's own tokens, the session is also simulated as it ran
 // (compactions and all) and an intercept and a slope are fitted from that simulation's request sizes
-// to the file's recorded ones (replay-calibration.ts); its bill at the same prices is reported
-// beside the recorded one as the estimator's check. The runtime's meter is told the calibrated bills, as a live session learns the
+// to the file's recorded ones (replay-calibration.ts); that estimate of the session as it ran is what
+// pi-fold's is compared with (both carry the same estimator error), and its bill beside the recorded
+// one is the estimator's check. The runtime's meter is told the calibrated bills, as a live session learns the
 // provider's counts, so the policy sizes its commits and its fence in the session's tokens. At each
 // request both windows, pi-fold's and the session's as it ran, are read for how they hold the agent's
 // working set (fidelity.ts), and pi-fold's can be handed to the caller as sent (`onWindow`).
@@ -33,6 +35,7 @@ import {
 import type { TranscriptMessage } from "../transcript/index.ts";
 import { type Fidelity, fidelityOf, watchFidelity } from "./fidelity.ts";
 import { feedAsRecorded, replayMessages, systemPromptOf } from "./messages.ts";
+import { ranSettingsOf, replaysBuiltInBriefs } from "./ran-settings.ts";
 import { impliedPrices, type NativeFigures, nativeFigures, type Prices } from "./recorded-session.ts";
 import { costOf, type EstimatedRequest, estimated, freshRate, type Pricing, peekRequests } from "./replay-bills.ts";
 import { type BriefBill, BriefMeter } from "./replay-briefs.ts";
@@ -109,6 +112,8 @@ export interface ReplayResult {
 	readonly model: string | undefined;
 	/** pi-fold ran in the session as recorded (its decision records are on the branch). */
 	readonly ranPiFold: boolean;
+	/** Replayed with built-in briefs because the session's own folds had no model-written one (ran-settings.ts). */
+	readonly ranBuiltInBriefs: boolean;
 	readonly window: number;
 	/** Output tokens each request reserved, and where that and the window came from. */
 	readonly maxOutput: number;
@@ -130,11 +135,23 @@ export interface ReplayResult {
 	};
 	/** From the simulator's count of a request to the session's tokens, fitted on the session as it ran. */
 	readonly calibration: Calibration;
-	/** The session as it ran, estimated the way pi-fold's replay is: the estimator's check. */
-	readonly check: { readonly prompt: number; readonly cost: number };
+	/** The session as it ran, estimated the way pi-fold's replay is: the baseline pi-fold is compared with, and the estimator's check. */
+	readonly check: AsRanEstimate;
 	readonly pifold: PiFoldFigures;
 	/** How pi-fold's windows and the session's as it ran held the agent's working set; the recalls (fidelity.ts). */
 	readonly fidelity: Fidelity;
+}
+
+/** The session as it ran, estimated the way pi-fold's replay is, in the session's tokens and dollars. */
+export interface AsRanEstimate {
+	readonly requests: number;
+	readonly prompt: number;
+	readonly cacheRead: number;
+	readonly fresh: number;
+	readonly output: number;
+	/** The requests' dollars (summary requests not included: they are the file's own, as recorded). */
+	readonly cost: number;
+	readonly peak: number;
 }
 
 /** The simulated model: its window and the output it reserves. */
@@ -211,11 +228,15 @@ function calibrate(
 			return prompt === undefined ? [] : [{ simulated: r.prompt, recorded: prompt }];
 		}),
 	);
-	const check = { prompt: 0, cost: 0 };
+	const check = { requests: recorded.length, prompt: 0, cacheRead: 0, fresh: 0, output: 0, cost: 0, peak: 0 };
 	recorded.forEach((r, i) => {
 		const c = calibratedBill(calibration, { promptTokens: r.prompt, cacheRead: r.cacheRead });
 		check.prompt += c.prompt;
+		check.cacheRead += c.cacheRead;
+		check.fresh += c.fresh;
+		check.peak = Math.max(check.peak, c.prompt);
 		const output = native.prompts[i]?.output ?? 0;
+		check.output += output;
 		check.cost += costOf(c.fresh, c.cacheRead, output, price.prices, price.fresh);
 	});
 	return { calibration, check };
@@ -233,6 +254,8 @@ async function runPiFold(
 	onRequest?: (request: SimRequest, sent: readonly TranscriptMessage[], session: SimSession) => void,
 ) {
 	const resolved = resolveOptions({
+		// A session that ran pi-fold with built-in briefs only is replayed with them, unless the caller says otherwise.
+		...(replaysBuiltInBriefs(file.entries, options.options) ? { summarizer: "deterministic" as const } : {}),
 		...options.options,
 		...(options.scheduling ? { foldScheduling: options.scheduling } : {}),
 		summarizeContextSpan: undefined,
@@ -293,16 +316,19 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 		const reply = watch.replyOf(r.at);
 		options.onWindow?.({ request: ++sent, reply, tokens, messages: [...system, ...conversation] });
 	};
-	// The session's unchanged rereads go as the recall pi-fold's guidelines call for (its search for the file).
+	// The session's unchanged rereads go as the recall pi-fold's guidelines call for (its search for the file),
+	// unless the session ran pi-fold: then its agent read them again under pi-fold, and they go as recorded.
+	const { ranPiFold } = ranSettingsOf(file.entries);
 	const rereads = findRereads(messages);
-	const recall = recallRereads(rereads.paths);
+	const recall = recallRereads(ranPiFold ? new Map() : rereads.paths);
 	const run = await runPiFold(file, messages, options, model, ttl, calibration, recall.resultFor, onRequest);
 	const own = estimated(run.result.requests, messages, calibration, prices, price.fresh);
 	const requests = [...own, ...peekRequests(recall.followUps, messages, run.result.requests, calibration, price)].sort(
 		(a, b) => a.reply - b.reply,
 	);
 	// The same replay with those reads sent as recorded, for the figure beside it.
-	const asRecorded = rereads.reads === 0 ? null : await runPiFold(file, messages, options, model, ttl, calibration);
+	const asRecorded =
+		rereads.reads === 0 || ranPiFold ? null : await runPiFold(file, messages, options, model, ttl, calibration);
 	const totalOf = (r: readonly EstimatedRequest[], briefs: BriefMeter) =>
 		r.reduce((n, q) => n + q.cost, 0) + briefs.bill(calibration.slope, prices).cost;
 	const costAsRecorded =
@@ -330,7 +356,8 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 		sessionId: file.id,
 		version: file.version,
 		model: native.model,
-		ranPiFold: file.entries.some((e) => e.type === "custom" && e.customType.endsWith(":decision")),
+		ranPiFold,
+		ranBuiltInBriefs: replaysBuiltInBriefs(file.entries, options.options),
 		window: options.window,
 		maxOutput: serving.outputReservation,
 		windowFrom: options.limitsFrom?.window ?? "given",
@@ -353,7 +380,14 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 			peak: requests.reduce((m, r) => Math.max(m, r.prompt), 0),
 			...foldFigures(run.runtime, run.session),
 			briefs,
-			heldRereads: { reads: rereads.reads, chars: rereads.chars, ...recall.sent, costAsRecorded },
+			heldRereads: {
+				reads: rereads.reads,
+				chars: rereads.chars,
+				...recall.sent,
+				asRecorded: rereads.reads - recall.sent.searched - recall.sent.inView,
+				ranPiFold,
+				costAsRecorded,
+			},
 			overflows,
 			stopped: run.result.stopped ? stopped : null,
 			problems,

@@ -5,7 +5,9 @@
 // `<prefix>:decision` custom type). They are removed, all but those that hide pi-fold's own commit
 // receipts (`<prefix>:receipt` messages stay hidden, as they were), and an entry whose parent was
 // removed hangs from the nearest entry kept, so every branch stays connected and the last entry (the one Pi opens)
-// stays last. Before anything is removed, each fold whose entries an edit covered is verified: its
+// stays last. Written as a new session (`asNew`), the header gets its own id, time and the original as
+// its parent session (as Pi's fork writes it), and a `session_info` entry after the last one names it
+// unfolded: Pi lists it as a session of its own beside the original. Before anything is removed, each fold whose entries an edit covered is verified: its
 // source is rebuilt from the file's own entries (the message each contributes to the context, as Pi
 // converts it, serialized as the fold's source was: src/lattice `foldSource`) and must give the
 // fold's recorded SHA-256 (its manifest's root, or the concatenated source's for a fold written before
@@ -24,7 +26,16 @@ export class UnfoldError extends Error {
 	override name = "UnfoldError";
 }
 
+/** The new session the unfolded file is written as: its id, its creation time, and the original's path. */
+export interface UnfoldAsNew {
+	readonly id: string;
+	readonly timestamp: string;
+	readonly parentSession: string;
+}
+
 interface UnfoldPlan {
+	/** The new session's name (its `session_info`), when written as a new session. */
+	readonly name?: string;
 	/** The session file with pi-fold's context edits undone. */
 	readonly text: string;
 	/** pi-fold's context edits removed. */
@@ -130,8 +141,47 @@ function verifyFold(fold: FoldRecord, raws: ReadonlyMap<string, Raw>): void {
 		);
 }
 
-/** Plans the unfold of a session file's text; throws SessionFileError (bad file) or UnfoldError (a fold that does not verify). */
-export function planUnfold(text: string): UnfoldPlan {
+/** A short first line of the branch's first user message, or undefined. */
+function openingOf(file: ReturnType<typeof parseSessionFile>): string | undefined {
+	for (const e of file.branch) {
+		if (e.type !== "message" || e.message.role !== "user") continue;
+		const content = e.message.content;
+		const text =
+			typeof content === "string"
+				? content
+				: Array.isArray(content)
+					? content.map((b) => ((b as { type?: string }).type === "text" ? (b as { text: string }).text : "")).join(" ")
+					: "";
+		const line = text.replace(/\s+/g, " ").trim();
+		if (line) return line.length <= 50 ? line : `${line.slice(0, 49)}…`;
+	}
+	return undefined;
+}
+
+/** The unfolded session's name: the original's (its latest `session_info`), else its opening, marked unfolded. */
+function unfoldedName(file: ReturnType<typeof parseSessionFile>, raws: ReadonlyMap<string, Raw>): string {
+	let name: string | undefined;
+	for (const e of file.entries)
+		if (raws.get(e.id)?.type === "session_info") {
+			const n = raws.get(e.id)?.name;
+			name = typeof n === "string" && n.trim() ? n.trim() : undefined;
+		}
+	return `${name ?? openingOf(file) ?? `session ${file.id.slice(0, 8)}`} (unfolded)`;
+}
+
+/** The entry id for the new `session_info`: eight hex digits not yet in the file. */
+function freshEntryId(taken: ReadonlySet<string>, seed: string): string {
+	for (let i = 0; ; i++) {
+		const id = sha256Hex(new TextEncoder().encode(`${seed}:${i}`)).slice(0, 8);
+		if (!taken.has(id)) return id;
+	}
+}
+
+/**
+ * Plans the unfold of a session file's text, as a new session when `asNew` is given (else the same
+ * session, for replacing it in place); throws SessionFileError (bad file) or UnfoldError (a fold that does not verify).
+ */
+export function planUnfold(text: string, asNew?: UnfoldAsNew): UnfoldPlan {
 	const file = parseSessionFile(text);
 	const lines = text.split("\n");
 	const types = new Set<string>();
@@ -177,7 +227,30 @@ export function planUnfold(text: string): UnfoldPlan {
 		out[e.line - 1] = JSON.stringify({ ...(raws.get(e.id) as Raw), parentId: parent });
 		reparented++;
 	}
+	const name = asNew ? unfoldedName(file, raws) : undefined;
+	if (asNew) {
+		const head = out.findIndex((l) => l.trim() !== "");
+		const header = JSON.parse(out[head] as string) as Raw;
+		out[head] = JSON.stringify({
+			...header,
+			id: asNew.id,
+			timestamp: asNew.timestamp,
+			parentSession: asNew.parentSession,
+		});
+		const kept = file.entries.filter((e) => !own.has(e.id));
+		const info = {
+			type: "session_info",
+			id: freshEntryId(new Set(file.entries.map((e) => e.id)), asNew.id),
+			parentId: kept.at(-1)?.id ?? null,
+			timestamp: asNew.timestamp,
+			name,
+		};
+		// After the last entry (a trailing newline stays last).
+		const end = out.length > 0 && out.at(-1) === "" ? out.length - 1 : out.length;
+		out.splice(end, 0, JSON.stringify(info));
+	}
 	return {
+		...(name !== undefined ? { name } : {}),
 		text: out.filter((_, i) => !dropped.has(i)).join("\n"),
 		removed: own.size,
 		keptReceiptEdits,

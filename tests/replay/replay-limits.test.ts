@@ -131,8 +131,9 @@ describe("a folder of sessions with no --window", () => {
 		expect(run.stdout).toContain("(each file's window from pi-ai's entry for its model;");
 		const rows = run.stdout.split("\n").filter((l) => l.startsWith("| a.jsonl") || l.startsWith("| b.jsonl"));
 		expect(rows[0]).toMatch(/^\| a\.jsonl \| \d+ \| \$/);
-		expect(rows[1]).toBe(
-			"| b.jsonl | - | - | - | - | - | - | - | - | - | - | - | not replayed: --window N is required: a session file does not record the model's context window, and pi-ai's model list has no entry for faux/faux-1 |",
+		expect(rows[1]).toBe("| b.jsonl | - | - | - | - | - | - | - | - | - | - | - | - | not replayed (below) |");
+		expect(run.stdout).toContain(
+			"\nNot replayed: 1 file (b.jsonl): --window N is required: a session file does not record the model's context window, and pi-ai's model list has no entry for faux/faux-1.\n",
 		);
 	});
 });
@@ -142,7 +143,10 @@ describe("a session that already ran pi-fold", () => {
 		const chart = join(tempDir("pi-fold-replay-limits-"), "chart.svg");
 		const run = replay(folded, "--window", String(WINDOW), "--max-output", "4096", "--chart", chart);
 		expect(run.status).toBe(0);
-		expect(run.stdout).toMatch(/^ {25}as it ran, with pi-fold {6}pi-fold afresh \(estimated\)$/m);
+		expect(run.stdout).toMatch(/^ {25}as it ran \(estimated\) {8}pi-fold afresh \(estimated\)$/m);
+		expect(run.stdout).toContain(
+			"This session already ran pi-fold: the first column is the session as it ran, with pi-fold;",
+		);
 		expect(run.stdout).not.toContain("in the session (recorded)");
 		const svg = readFileSync(chart, "utf8");
 		expect(svg).toContain("as it ran, with pi-fold (0 compactions)");

@@ -11,6 +11,7 @@ import { findRereads, inViewNote, recallRereads } from "../../src/replay/replay-
 import { FoldRuntime } from "../../src/runtime/index.ts";
 import { drive, MemoryStore, type ReplayMessage, SimSession } from "../../src/simulate/index.ts";
 import { contentText, type TranscriptMessage } from "../../src/transcript/index.ts";
+import { drawn } from "../pi/screen.ts";
 
 const BODY = "export const answer = 42;\n".repeat(400);
 
@@ -57,7 +58,7 @@ describe("the replay's repeated reads", () => {
 		const found = findRereads(
 			msgs(read("c1", { path: "src/a.ts" }), result("c1", BODY), read("c2", { path: "src/a.ts" }), result("c2", BODY)),
 		);
-		expect([...found.paths]).toEqual([["c2", "src/a.ts"]]);
+		expect([...found.paths].map(([m, path]) => [m.message.toolCallId, path])).toEqual([["c2", "src/a.ts"]]);
 		expect(found).toMatchObject({ reads: 1, chars: BODY.length });
 	});
 
@@ -106,6 +107,28 @@ describe("the replay's repeated reads", () => {
 			"Read again: 1 read of a file the session had already read, unchanged (10,400 characters). Under pi-fold the earlier read is still held",
 		);
 		expect(text).toContain("1 as a note that the window still shows it");
+	});
+
+	it("counts each reread once when the model reuses call ids, so the report's parts add up to its total", async () => {
+		// A scripted model numbering its calls per turn: four ids, reused; the reread's id is a first read's too.
+		const messages: TranscriptMessage[] = [{ role: "user", content: "read" } as TranscriptMessage];
+		for (let i = 0; i < 16; i++)
+			messages.push(read(`r${i % 4}`, { path: `src/f${i}.ts` }), result(`r${i % 4}`, `// file ${i}\n${BODY}`));
+		messages.push(read("r0", { path: "src/f0.ts" }), result("r0", `// file 0\n${BODY}`));
+		messages.push(read("r1", { path: "src/f15.ts" }), result("r1", `// file 15\n${BODY}`));
+		messages.push({ role: "assistant", content: [{ type: "text", text: "done" }] } as TranscriptMessage);
+		const r = await replaySession(sessionFile(messages), { window: 40_000, maxOutput: 4_096, prices: PRICES });
+		const h = r.pifold.heldRereads;
+		expect(h.reads).toBe(2);
+		expect(h.searched + h.inView + h.asRecorded).toBe(h.reads);
+		expect(h.searched).toBeGreaterThan(0);
+		expect(r.pifold.requests.length).toBe(r.native.requests.calls + h.searched);
+		const flat = drawn(renderReplay(r, "s.jsonl")).join("\n").replace(/\n /g, " ");
+		const line = /Read again: (\d+) reads? .* so the replay sends them as that recall: (.*?)\. Sent as recorded/.exec(
+			flat,
+		);
+		const parts = [...(line?.[2] ?? "").matchAll(/(?:^|, )(\d+) (?:as|not reached)/g)].map((m) => Number(m[1]));
+		expect(parts.reduce((a, b) => a + b, 0)).toBe(Number(line?.[1]));
 	});
 
 	it("bills the peek a searched reread leads to as one request more, read from cache", async () => {

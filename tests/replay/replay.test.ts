@@ -234,7 +234,7 @@ describe("pi-fold replay (the command)", () => {
 		expect(folding.stdout).not.toBe(run.stdout);
 		expect(folding.status).toBe(0);
 		expect(folding.stdout).toMatch(/^pi-fold replay of .*\.jsonl \(session [\w-]+, file version 3\)$/m);
-		expect(folding.stdout).toMatch(/^ {25}in the session \(recorded\) {4}with pi-fold \(estimated\)$/m);
+		expect(folding.stdout).toMatch(/^ {25}as it ran \(estimated\) {8}with pi-fold \(estimated\)$/m);
 		expect(folding.stdout).toMatch(
 			/^Compactions \/ folds {6}1 compaction {17}\d+ folds? \(0 the agent's\) in \d+ commits?$/m,
 		);
@@ -271,13 +271,14 @@ describe("pi-fold replay (the command)", () => {
 			"| a.jsonl",
 			"| b.jsonl",
 			"| c.jsonl",
-			"| total (2 replayed)",
+			"| total (2 of 3 replayed)",
 		]);
 		expect(rows[3]).toContain("ran pi-fold");
-		expect(rows[4]).toMatch(/not replayed: line 1: not a Pi session file/);
-		// The total is the sum of the two rows, as each would replay alone.
+		expect(rows[4]).toMatch(/not replayed \(below\) \|$/);
+		expect(run.stdout).toContain("\nNot replayed: 1 file (c.jsonl): line 1: not a Pi session file");
+		// The total is the sum of the two rows, as each would replay alone (as it ran, with pi-fold, recorded).
 		const dollars = (row: string | undefined, column: number) => Number(row?.split(" | ")[column]?.replace("$", ""));
-		for (const column of [2, 3])
+		for (const column of [2, 3, 5])
 			expect(dollars(rows[5], column)).toBeCloseTo(dollars(rows[2], column) + dollars(rows[3], column), 1);
 		expect(replay(tempDir("pi-fold-replay-"), "--window", "16000").stderr).toMatch(
 			/no session files \(\*\.jsonl\) in this folder/,

@@ -1,9 +1,12 @@
 // `pi-fold unfold` on a session file a real in-process Pi session recorded with pi-fold (folds,
 // an expand, a refold), run as a user runs it: the built bin in a fresh process
 // (`node_modules/.bin/node build/cli.js unfold …`), the fold store gone. The file it writes loads in
-// Pi with no pi-fold placeholder in what the model would be sent and every original back; the input
-// is untouched unless --in-place; a missing file, a file that is not a session and a fold whose
-// entries changed are refused in one line naming what is wrong, and nothing is written.
+// Pi with no pi-fold placeholder in what the model would be sent and every original back, as a new
+// session (its own id, named unfolded, the original its parent) that Pi lists beside the original; the
+// input is untouched unless --in-place (which keeps its id); an existing output is replaced only with
+// --force; it says in one line how large the result is against the model's window; a missing file, a
+// file that is not a session and a fold whose entries changed are refused in one line naming what is
+// wrong, and nothing is written.
 
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -21,6 +24,7 @@ import {
 	tempDir,
 	textOf,
 } from "../pi/harness.ts";
+import { drawn, TMP_DIRS } from "../pi/screen.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -82,21 +86,55 @@ describe("pi-fold unfold, the built bin in a fresh process", () => {
 		expect(r.code).toBe(0);
 		expect(r.stdout).toMatch(
 			new RegExp(
-				`^${file}: undid \\d+ pi-fold context edits \\(${folds.length} folds verified against the file's entries\\); wrote ${out}\\n$`,
+				`^${file}: undid \\d+ pi-fold context edits \\(${folds.length} folds verified against the file's entries\\); wrote ${out} as a new session named "go \\(unfolded\\)"\\nThe unfolded session holds about [\\d,]+ tokens \\(the model's window is not known: --window N compares it\\)\\.\\n$`,
 			),
 		);
 		expect(readFileSync(file, "utf8")).toBe(before);
 		const whole = contextTexts(out);
 		expect(whole.filter(isPlaceholder)).toEqual([]);
 		for (const k of [...KEYS, "k"]) expect(whole).toContain(probeResultText(k));
-		// Every line but pi-fold's edits is kept, and the entry Pi opens at is the same.
+		// Every entry line but pi-fold's edits is kept, then the new name; the entry Pi opens at follows the original's.
 		const kept = readFileSync(out, "utf8").split("\n");
 		const lines = before.split("\n");
-		expect(kept.at(-2)).toBe(lines.at(-2));
-		expect(lines.filter((l) => !l.includes('"type":"context_edit"')).length).toBe(kept.length);
-		expect(SessionManager.open(out, tempDir("pi-fold-unfold-open-")).getLeafId()).toBe(
-			SessionManager.open(file, tempDir("pi-fold-unfold-open-")).getLeafId(),
-		);
+		expect(kept.at(-3)).toBe(lines.at(-2));
+		expect(lines.filter((l) => !l.includes('"type":"context_edit"')).length + 1).toBe(kept.length);
+		const original = SessionManager.open(file, tempDir("pi-fold-unfold-open-"));
+		const unfolded = SessionManager.open(out, tempDir("pi-fold-unfold-open-"));
+		expect(unfolded.getLeafEntry()?.parentId).toBe(original.getLeafId());
+		// A session of its own: a new id, a name saying it is unfolded, the original as its parent.
+		expect(unfolded.getSessionId()).not.toBe(original.getSessionId());
+		expect(unfolded.getSessionId()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+		expect(unfolded.getSessionName()).toBe("go (unfolded)");
+		expect(unfolded.getHeader()?.parentSession).toBe(file);
+		// Pi lists both, each under its own id.
+		const dir = join(file, "..");
+		copyFileSync(out, join(dir, "whole.jsonl"));
+		const listed = await SessionManager.listAll(dir);
+		expect(listed).toHaveLength(2);
+		expect(new Set(listed.map((s) => s.id)).size).toBe(listed.length);
+		expect(listed.map((s) => s.name ?? "")).toContain("go (unfolded)");
+	});
+
+	it("says how large the unfolded session is against the model's window, at 80 columns", async () => {
+		const { file } = await recordedSession();
+		const out = join(tempDir("pi-fold-unfold-out-"), "whole.jsonl");
+		const r = unfold(file, "--out", out, "--window", "1000");
+		expect(r.code).toBe(0);
+		const screen = drawn(r.stdout, [TMP_DIRS, [/about [\d,]+ tokens/, "about N tokens"]]);
+		expect(screen.slice(-3)).toEqual([
+			" The unfolded session holds about N tokens, far more than the model's",
+			" 1,000-token window (--window): Pi will compact it on the first request.",
+			"",
+		]);
+		// About: the characters of the context Pi builds from the file (each message's content as JSON) over four.
+		const context = SessionManager.open(out, tempDir("pi-fold-unfold-open-")).buildSessionContext().messages;
+		const chars = context
+			.filter((m) => m.role !== "system")
+			.reduce((n, m) => n + JSON.stringify((m as { content?: unknown }).content ?? "").length, 0);
+		const tokens = Number(/about ([\d,]+) tokens/.exec(r.stdout)?.[1]?.replace(/,/g, ""));
+		expect(Math.abs(tokens - chars / 4) / (chars / 4)).toBeLessThan(0.1);
+		const roomy = unfold(file, "--out", out, "--force", "--window", "200000");
+		expect(roomy.stdout).toMatch(/tokens, within the model's 200,000-token window \(--window\)\.\n$/);
 	});
 
 	it("writes beside the input by default, and replaces the input only with --in-place", async () => {
@@ -105,12 +143,25 @@ describe("pi-fold unfold, the built bin in a fresh process", () => {
 		const r = unfold(file);
 		expect(r.code).toBe(0);
 		const beside = file.replace(/\.jsonl$/, ".unfolded.jsonl");
-		expect(r.stdout).toContain(`wrote ${beside}\n`);
+		expect(r.stdout).toContain(`wrote ${beside} as a new session named "go (unfolded)"\n`);
 		expect(readFileSync(file, "utf8")).toBe(before);
 		expect(unfold(file, "--out", file)).toMatchObject({ code: 2, stderr: expect.stringContaining("--in-place") });
 		expect(readFileSync(file, "utf8")).toBe(before);
+		// A second run refuses to replace the first one's output, unless --force.
+		const again = unfold(file);
+		expect(again).toEqual({
+			code: 1,
+			stdout: "",
+			stderr: `pi-fold: unfold: ${beside} already exists; pass --force to replace it, or --out to write elsewhere; nothing was written\n`,
+		});
+		const first = readFileSync(beside, "utf8");
+		expect(unfold(file, "--force").code).toBe(0);
+		expect(readFileSync(beside, "utf8")).not.toBe(first);
+		// In place: the same session (its id), unfolded as the copy is.
+		const id = SessionManager.open(file, tempDir("pi-fold-unfold-open-")).getSessionId();
 		expect(unfold(file, "--in-place").code).toBe(0);
-		expect(readFileSync(file, "utf8")).toBe(readFileSync(beside, "utf8"));
+		expect(SessionManager.open(file, tempDir("pi-fold-unfold-open-")).getSessionId()).toBe(id);
+		expect(contextTexts(file)).toEqual(contextTexts(beside));
 		expect(unfold(file, "--in-place").stdout).toBe(
 			`${file}: no pi-fold context edits to undo; the file is unchanged\n`,
 		);

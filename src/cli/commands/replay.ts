@@ -27,7 +27,7 @@ import {
 	type SessionFile,
 	SessionFileError,
 } from "../../replay/index.ts";
-import { renderFolder, replayFolder } from "./replay-folder.ts";
+import { nothingReplayed, renderFolder, replayFolder } from "./replay-folder.ts";
 import { loadModelCatalog } from "./replay-model.ts";
 
 const REPLAY_COMMAND = {
@@ -89,7 +89,9 @@ const REPLAY_COMMAND = {
 			help: "write each request pi-fold's window sends to FILE, one JSON object per line (request, reply, tokens, messages)",
 		},
 	},
-	notes: "Exit status: 0 replayed, 1 FILE is not a readable Pi session file (the line is named), 2 bad usage.",
+	notes:
+		"Exit status: 0 replayed, 1 FILE is not a readable Pi session file (the line is named) or no file of DIR could be\n" +
+		"replayed, 2 bad usage (among it a window that is neither given nor known for the model).",
 } satisfies CommandSpec;
 
 /** A problem with the input (exit 1), as the bin reports it: one line. */
@@ -210,6 +212,8 @@ export async function main(argv: string[]): Promise<number> {
 		if (flags.requests !== undefined) throw new UsageError("--requests takes one session file, not a folder");
 		const rows = await replayFolder(path, (p) => readText(p, "the session file"), options);
 		if (rows.length === 0) throw new InputError(`${path}: no session files (*.jsonl) in this folder`);
+		const none = nothingReplayed(path, rows);
+		if (none) throw none.usage ? new UsageError(none.message) : new InputError(none.message);
 		const json = rows.map((r) => ("result" in r ? { file: r.file, ...r.result } : r));
 		process.stdout.write(flags.json ? `${JSON.stringify(json, null, "\t")}\n` : renderFolder(path, rows, flags.window));
 		return 0;

@@ -1,22 +1,29 @@
 // Real Pi sessions end to end on the faux provider: a short native run compacts and completes; an unmanaged run
 // with a small window overflows, which is reported as a result; the ledger is exactly what the provider reported.
 
-import { beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getArm } from "../../../bench/session/arms.ts";
-import { ledgerTotals } from "../../../bench/session/ledger.ts";
+import { ledgerTotals, requestCost } from "../../../bench/session/ledger.ts";
 import { buildPlan, type Plan } from "../../../bench/session/plan.ts";
 import { type ArmRun, runArm } from "../../../bench/session/session.ts";
 import { type Corpus, loadCorpus } from "../../../bench/session/session-corpus.ts";
+import { parseSessionFile, replaySession } from "../../../src/replay/index.ts";
 
 let corpus: Corpus;
 let plan: Plan;
 let native: ArmRun;
 let unmanaged: ArmRun;
+/** Where the native run keeps its session file, as the demo keeps each arm's. */
+const kept = mkdtempSync(join(tmpdir(), "pi-fold-bench-session-"));
+afterAll(() => rmSync(kept, { recursive: true, force: true }));
 
 beforeAll(async () => {
 	corpus = loadCorpus();
 	plan = buildPlan(corpus, { seed: "session-test", stages: 16, stageChars: 48_000 });
-	native = await runArm(getArm("native"), plan, corpus, { window: 80_000, maxTokens: 16_384 });
+	native = await runArm(getArm("native"), plan, corpus, { window: 80_000, maxTokens: 16_384, keepSessionIn: kept });
 	unmanaged = await runArm(getArm("unmanaged"), plan, corpus, { window: 80_000, maxTokens: 16_384 });
 });
 
@@ -59,6 +66,27 @@ describe("an unmanaged run with a small window", () => {
 		const firstSummary = native.ledger.findIndex((r) => r.kind === "summary");
 		const same = (r: ArmRun["ledger"][number]) => [r.messages, r.chars, r.cacheRead, r.cacheWrite, r.output];
 		expect(unmanaged.ledger.slice(0, firstSummary).map(same)).toEqual(native.ledger.slice(0, firstSummary).map(same));
+	});
+});
+
+describe("the session file the demo keeps", () => {
+	it("carries the benchmark's prices: each reply's cost is the ledger's, and a replay prices it unasked", async () => {
+		const text = readFileSync(join(kept, "native.session.jsonl"), "utf8");
+		let dollars = 0;
+		for (const line of text.split("\n").slice(1).filter(Boolean)) {
+			const e = JSON.parse(line) as { message?: { role?: string; usage?: { cost?: { total?: number } } } };
+			if (e.message?.role === "assistant") dollars += e.message.usage?.cost?.total ?? 0;
+		}
+		const agent = native.ledger.filter((r) => r.kind === "agent" && !r.rejected);
+		const billed = agent.reduce((n, r) => n + requestCost(r), 0);
+		expect(billed).toBeGreaterThan(0);
+		expect(dollars).toBeCloseTo(billed, 9);
+		// Replayed without --prices: the file's own costs price it.
+		const r = await replaySession(parseSessionFile(text), { window: 80_000, maxOutput: 16_384 });
+		expect(r.pricesFrom).toBe("the file's own costs");
+		expect(r.recordedCost).toMatchObject({ from: "the file" });
+		expect(r.recordedCost.dollars).toBeCloseTo(billed, 9);
+		expect(r.pifold.cost).toBeGreaterThan(0);
 	});
 });
 
