@@ -7,6 +7,8 @@ import type { Plan } from "./plan.ts";
 import { recallTargets } from "./recall-targets.ts";
 import { stagesCompleted } from "./record.ts";
 import { type ArmReport, armReportSchema, totalsSchema } from "./report-schema.ts";
+import { reuseTargets } from "./reuse-report.ts";
+import { reuseTally } from "./reuse-tally.ts";
 import type { ArmRun } from "./session.ts";
 import { evaluateTargets, targetSchema } from "./targets.ts";
 
@@ -38,6 +40,7 @@ export const reportSchema = z.object({
 		stageCount: count,
 		stageChars: count,
 		cadence: count,
+		shape: z.string().optional(),
 		corpusRule: z.string(),
 		corpusSha256: z.string().regex(/^[0-9a-f]{64}$/),
 		files: z.array(z.object({ path: z.string(), bytes: count, chars: count, lines: count, sha256: z.string() })),
@@ -60,6 +63,8 @@ export const reportSchema = z.object({
 	targets: z.array(targetSchema),
 	/** Issue 12's recall targets (bench/session/recall-targets.ts). */
 	recallTargets: z.array(targetSchema),
+	/** Reused facts' targets (bench/session/reuse-report.ts). */
+	reuseTargets: z.array(targetSchema).optional(),
 });
 
 export type Report = z.infer<typeof reportSchema>;
@@ -97,6 +102,7 @@ export function armReport(run: ArmRun, plan: Plan, description: string): ArmRepo
 		probes: tallyOf("probe"),
 		receiptProbes: tallyOf("probe", "receipt"),
 		revisits: tallyOf("revisit"),
+		reuse: reuseTally(record, run.questions ?? {}),
 		peakAfterFirstRewrite: peakAfterFirstRewrite(run.ledger),
 		...(run.metrics ? { pifold: run.metrics } : {}),
 		notes: { accepted: record.notes.filter((n) => n.accepted).length, total: record.notes.length },
@@ -141,6 +147,7 @@ export function buildReport(runs: ArmRun[], plan: Plan, context: ReportContext):
 			stageCount: plan.stageCount,
 			stageChars: plan.stageChars,
 			cadence: plan.cadence,
+			shape: plan.shape,
 			corpusRule: plan.corpusRule,
 			corpusSha256: plan.corpusSha256,
 			files: plan.files,
@@ -164,6 +171,7 @@ export function buildReport(runs: ArmRun[], plan: Plan, context: ReportContext):
 		arms,
 		targets: evaluateTargets(arms, { window: context.window, maxTokens: context.maxTokens }),
 		recallTargets: recallTargets(arms),
+		reuseTargets: reuseTargets(arms, plan),
 	};
 	return reportSchema.parse(report);
 }

@@ -5,6 +5,7 @@ import { nounFor } from "../../src/common/index.ts";
 import type { LedgerTotals } from "./ledger.ts";
 import { cheaperNative } from "./native-baseline.ts";
 import { recallCost } from "./recall-targets.ts";
+import { reuseCell } from "./reuse-report.ts";
 import type { ArmReport, Report } from "./session-report.ts";
 
 const int = (n: number): string => Math.round(n).toLocaleString("en-US");
@@ -128,6 +129,7 @@ export function renderTable(report: Report): string {
 		...versusSection(arms),
 		...targetSection("Targets (issue 5), measured on this run:", report.targets),
 		...targetSection("Targets (issue 12, recall), measured on this run:", report.recallTargets),
+		...targetSection("Targets for reused facts, measured on this run:", report.reuseTargets ?? []),
 	];
 	const failures = arms.filter((a) => a.error).map((a) => `- ${a.name}: ${a.error}`);
 	if (failures.length > 0) parts.push("", "Where arms stopped:", ...failures);
@@ -155,6 +157,7 @@ function measureRows(arms: ArmReport[]): string[][] {
 		row("Probe answers correct", (a) => `${a.probes.correct} of ${a.probes.total}`),
 		row("Receipt probes correct", (a) => `${a.receiptProbes.correct} of ${a.receiptProbes.total}`),
 		row("Revisit answers correct", (a) => `${a.revisits.correct} of ${a.revisits.total}`),
+		row("Reused facts: raw / recalled / blind misses", reuseCell),
 		row(
 			"Answer sources",
 			(a) =>
