@@ -18,6 +18,8 @@ export const reuseTallySchema = z.object({
 	blind: count,
 	/** The window named it, but the recall did not find it. */
 	lost: count,
+	/** Blind misses by the fact's kind ("line-count", "definition-line", "defining-file"). */
+	blindByKind: z.record(z.string(), count),
 	correct: count,
 	/** Calls the recalled facts took, and the most one took. */
 	recallCalls: count,
@@ -37,6 +39,7 @@ export function reuseTally(record: RunRecord, questions: QuestionTrace): ReuseTa
 		recalled: 0,
 		blind: 0,
 		lost: 0,
+		blindByKind: {},
 		correct: 0,
 		recallCalls: 0,
 		maxRecallCalls: 0,
@@ -46,7 +49,10 @@ export function reuseTally(record: RunRecord, questions: QuestionTrace): ReuseTa
 		tally.facts++;
 		if (a.correct) tally.correct++;
 		const trace = questions[`${a.stage}/${a.id}`] ?? { route: LOST, calls: 0 };
-		if (trace.route === BLIND) tally.blind++;
+		if (trace.route === BLIND) {
+			tally.blind++;
+			tally.blindByKind[a.kind] = (tally.blindByKind[a.kind] ?? 0) + 1;
+		}
 		else if (trace.route === LOST) tally.lost++;
 		else if (IN_VIEW.has(trace.route) && trace.calls === 0) tally.raw++;
 		else {

@@ -196,6 +196,7 @@ describe("the reuse tally and targets", () => {
 			recalled: 1,
 			blind: 1,
 			lost: 1,
+			blindByKind: { "line-count": 1 },
 			correct: 2,
 			recallCalls: 1,
 			maxRecallCalls: 1,
