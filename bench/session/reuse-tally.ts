@@ -52,8 +52,7 @@ export function reuseTally(record: RunRecord, questions: QuestionTrace): ReuseTa
 		if (trace.route === BLIND) {
 			tally.blind++;
 			tally.blindByKind[a.kind] = (tally.blindByKind[a.kind] ?? 0) + 1;
-		}
-		else if (trace.route === LOST) tally.lost++;
+		} else if (trace.route === LOST) tally.lost++;
 		else if (IN_VIEW.has(trace.route) && trace.calls === 0) tally.raw++;
 		else {
 			tally.recalled++;

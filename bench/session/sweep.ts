@@ -24,7 +24,7 @@ export interface SweepResult {
 	readonly reports: readonly Report[];
 	/** The short plans at PLANS_WINDOW (none without `stagesSweep`), in plan-length order. */
 	readonly plans: readonly Report[];
-	/** Every target's verdict: the windows', the short plans', the replay's last. */
+	/** Every target's verdict: the windows', the short plans', realistic reuse's, the replay's last. */
 	readonly verdicts: readonly SweepVerdict[];
 	/** Each window's native session replayed against its measured ladder arm. */
 	readonly replay: readonly ReplayAgreement[];
@@ -55,10 +55,10 @@ export async function runSweep(
 	const sections = [
 		...(windows.length > 0 ? [renderSweepTable(reports, windowVerdicts)] : []),
 		...plansVerdicts.map((v) => renderPlansTable(plans, v)),
-		...replayVerdicts.map((v) => renderReplayAgreement(replay, v)),
 		["Realistic reuse, at every window and plan length:", "", ...verdictRows(reuseVerdicts), ""].join("\n"),
+		...replayVerdicts.map((v) => renderReplayAgreement(replay, v)),
 	];
-	const verdicts = [...windowVerdicts, ...plansVerdicts, ...replayVerdicts, ...reuseVerdicts];
+	const verdicts = [...windowVerdicts, ...plansVerdicts, ...reuseVerdicts, ...replayVerdicts];
 	const table = sections.join("\n");
 	writeFileSync(join(dir, "sweep.json"), `${JSON.stringify({ reports, plans, verdicts, replay }, null, "\t")}\n`);
 	writeFileSync(join(dir, "sweep.md"), `# pi-fold window sweep\n\n${table}`);

@@ -14,6 +14,8 @@ import type { ArmReport } from "../../../bench/session/report-schema.ts";
 import { reuseTally, reuseTargets } from "../../../bench/session/reuse-report.ts";
 import { searchRoute } from "../../../bench/session/search-route.ts";
 import { type Corpus, type CorpusFile, countLines, loadCorpus } from "../../../bench/session/session-corpus.ts";
+import type { Report } from "../../../bench/session/session-report.ts";
+import { reuseSweepVerdicts } from "../../../bench/session/sweep-reuse.ts";
 import { exchange, system, user } from "./messages.ts";
 
 let corpus: Corpus;
@@ -214,5 +216,24 @@ describe("the reuse tally and targets", () => {
 		});
 		expect(shaped.map((t) => t.met)).toEqual([true, true, false]);
 		expect(shaped[2]?.measured).toBe("pifold-agent at most 2 calls (2 over 1 recalls), 2 missed of 4");
+	});
+
+	it("judges the sweep at every window and plan length, a run in both lists once", () => {
+		const priced = (a: ArmReport, cost: number, probes: number) =>
+			({ ...a, totals: { ...a.totals, cost }, probes: { correct: probes, total: 12 } }) as ArmReport;
+		const report = (window: number, stages: number, agentCost: number, agentBlind: number) =>
+			({
+				settings: { window },
+				plan: { stageCount: stages },
+				arms: [priced(arm("native", 1, 100), 10, 10), priced(arm("pifold-agent", agentBlind, 50), agentCost, 12)],
+			}) as unknown as Report;
+		const at200 = report(200_000, 64, 7, 1);
+		const good = reuseSweepVerdicts([report(60_000, 64, 7.5, 0), at200], [report(200_000, 8, 6, 1), at200]);
+		expect(good.map((v) => v.met)).toEqual([true, true, true]);
+		expect(good[0]?.measured.split("; ")).toHaveLength(3);
+		const bad = reuseSweepVerdicts([report(60_000, 64, 7.6, 2)], [report(200_000, 8, 6, 1)]);
+		expect(bad.map((v) => v.met)).toEqual([false, true, false]);
+		expect(bad[0]?.measured).toBe("pifold-agent at 60k 0.76x native");
+		expect(bad[2]?.measured).toBe("pifold-agent at 60k 3 vs 2 of 6");
 	});
 });
