@@ -1,11 +1,12 @@
 // What each arm did with the facts its later stages reused (reuse-plan.ts), measured by the harness: every reuse
-// fact graded by the stage tool (correct or not) and sorted by the route the agent took: in view (a raw read, or a
-// summary or brief stating it: no call), recalled (brief handle, search, peek, expand or a reread, with the calls
-// it took), a blind miss (nothing in the window said where the fact was, so a real model would have guessed), or
-// lost (the window named it but the recall found nothing). The recalls' calls are billed requests like any other,
-// so their cost is in each arm's totals. Then the targets on one report: pi-fold's default has no more blind misses
-// than the cheaper native; in the recall-every-four-steps shape, no more tokens than it and each fact in one call
-// at most. Shares no code with the agent (its route names are its own copies). Pure functions.
+// fact graded by the stage tool (correct or not) and sorted by the route the agent took (reuse-tally.ts): in view
+// (a raw read, or a summary or brief stating it: no call), recalled (brief handle, search, peek, expand or a
+// reread, with the calls it took), a blind miss (nothing in the window said where the fact was, so a real model
+// would have guessed), or lost (the window named it but the recall found nothing). The recalls' calls are billed
+// requests like any other, so their cost is in each arm's totals. Then the targets on one report: pi-fold's
+// default has no more blind misses than the cheaper native, costs at most 0.75x its cost and answers at least its
+// probes; in the recall-every-four-steps shape, also no more tokens than it and each fact in one call at most,
+// none missed. Shares no code with the agent. Pure functions.
 
 import { cheaperNative } from "./native-baseline.ts";
 import type { Plan } from "./plan.ts";
@@ -28,6 +29,8 @@ export function reuseCell(arm: ArmReport): string {
 const DEFAULT_ARMS = ["pifold-ladder", "pifold-agent"];
 
 const x = (v: number) => `${v.toFixed(2)}x`;
+/** The default's cost over the cheaper native's, at most (the sweep judges it at every window and plan length). */
+const COST_BOUND = 0.75;
 
 function verdict(target: string, checks: { text: string; met: boolean }[]): Target {
 	if (checks.length === 0) return { target, measured: "not run", ratio: null, met: null };
@@ -47,6 +50,24 @@ export function reuseTargets(arms: readonly ArmReport[], plan: Pick<Plan, "shape
 				? defaults.map((a) => ({
 						text: `${a.name} ${a.reuse?.blind} vs ${nativeReuse.blind}${against}`,
 						met: (a.reuse?.blind ?? 0) <= nativeReuse.blind,
+					}))
+				: [],
+		),
+		verdict(
+			`pi-fold's default costs at most ${COST_BOUND}x the cheaper native`,
+			native
+				? defaults.map((a) => {
+						const ratio = a.totals.cost / Math.max(Number.EPSILON, native.totals.cost);
+						return { text: `${a.name} ${x(ratio)}${against}`, met: ratio <= COST_BOUND };
+					})
+				: [],
+		),
+		verdict(
+			"pi-fold's default answers at least the cheaper native's probes",
+			native
+				? defaults.map((a) => ({
+						text: `${a.name} ${a.probes.correct} vs ${native.probes.correct} of ${a.probes.total}${against}`,
+						met: a.probes.correct >= native.probes.correct,
 					}))
 				: [],
 		),

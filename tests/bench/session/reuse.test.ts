@@ -187,6 +187,7 @@ describe("the reuse tally and targets", () => {
 			stagesCompleted: 32,
 			stageCount: 32,
 			totals: { cost: 1, flatCost: 1, totalTokens: tokens },
+			probes: { correct: 12, total: 12 },
 		} as unknown as ArmReport;
 	}
 
@@ -208,14 +209,14 @@ describe("the reuse tally and targets", () => {
 	it("judges blind misses against the cheaper native's, and the four-step targets only in that shape", () => {
 		const arms = [arm("native", 1, 100), arm("pifold-ladder", 1, 90), arm("pifold-agent", 2, 80)];
 		const standard = reuseTargets(arms, { shape: "standard" });
-		expect(standard).toHaveLength(1);
-		expect(standard[0]).toMatchObject({ met: false });
+		expect(standard.map((t) => t.met)).toEqual([false, false, true]);
+		expect(standard[1]?.measured).toBe("pifold-ladder 1.00x (native); pifold-agent 1.00x (native)");
 		expect(standard[0]?.measured).toBe("pifold-ladder 2 vs 2 (native); pifold-agent 3 vs 2 (native)");
 		const shaped = reuseTargets([arm("native", 0, 100), arm("pifold-agent", 0, 100, 2)], {
 			shape: "recall-every-four",
 		});
-		expect(shaped.map((t) => t.met)).toEqual([true, true, false]);
-		expect(shaped[2]?.measured).toBe("pifold-agent at most 2 calls (2 over 1 recalls), 2 missed of 4");
+		expect(shaped.map((t) => t.met)).toEqual([true, false, true, true, false]);
+		expect(shaped[4]?.measured).toBe("pifold-agent at most 2 calls (2 over 1 recalls), 2 missed of 4");
 	});
 
 	it("judges the sweep at every window and plan length, a run in both lists once", () => {
