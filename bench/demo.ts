@@ -35,6 +35,16 @@ export const DEMO_COMMAND = {
 			default: DEFAULT_STAGE_CHARS,
 			help: "characters of file bodies per stage",
 		},
+		"no-reuse": {
+			kind: "boolean",
+			help: "no reused facts: later stages do not use facts from files read many stages earlier",
+		},
+		shape: {
+			kind: "string",
+			value: "S",
+			default: "standard",
+			help: "plan shape: standard, or recall-every-four (every fourth stage a fact from a file read twelve stages earlier)",
+		},
 		windows: {
 			kind: "string",
 			value: "a,b",
@@ -85,6 +95,8 @@ function toOptions(
 		window: flags.window,
 		seed: flags.seed,
 		stageChars: flags["stage-chars"],
+		reuse: !flags["no-reuse"],
+		shape: flags.shape as DemoOptionsInput["shape"],
 		...(flags.out !== undefined ? { out: flags.out } : {}),
 		json: flags.json,
 		progress: !flags.quiet,

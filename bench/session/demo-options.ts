@@ -3,6 +3,7 @@
 
 import { z } from "zod";
 import { PRICES } from "./ledger.ts";
+import { PLAN_SHAPES } from "./reuse-plan.ts";
 
 /** Stages in the staged plan. Default 64, as in the spec's measured run. */
 export const DEFAULT_STAGES = 64;
@@ -62,6 +63,10 @@ export const demoOptionsSchema = z.object({
 	seed: z.string().min(1).default(DEFAULT_SEED),
 	stageChars: z.number().int().min(2_000).max(400_000).default(DEFAULT_STAGE_CHARS),
 	maxTokens: z.number().int().min(1_024).default(DEFAULT_MAX_TOKENS),
+	/** Later stages reuse facts from files read many stages earlier (reuse-plan.ts). Default on. */
+	reuse: z.boolean().default(true),
+	/** "standard", or "recall-every-four": every fourth stage a fact from a file read twelve stages earlier. */
+	shape: z.enum(PLAN_SHAPES).default("standard"),
 	/** Results folder; default `results/demo-<timestamp>` under the current directory. */
 	out: z.string().min(1).optional(),
 	/** Print the JSON report to stdout instead of the table. */

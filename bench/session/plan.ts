@@ -5,6 +5,7 @@
 
 import { keyDefinitionLine, keyDefinitions } from "./grading-facts.ts";
 import { createRandom, type Random } from "./random.ts";
+import { type PlanShape, type ReuseSchedule, reuseQuestion, reuseScheduleFor } from "./reuse-plan.ts";
 import { type Corpus, type CorpusFile, sha256Hex } from "./session-corpus.ts";
 
 export type QuestionKind = "line-count" | "definition-line" | "defining-file" | "receipt";
@@ -13,8 +14,11 @@ export interface Question {
 	/** "q1", "q2", ... within its stage. */
 	id: string;
 	kind: QuestionKind;
-	/** "revisit": about the earlier stage this stage revisits; "probe": one of a probe stage's questions. */
-	role: "revisit" | "probe";
+	/**
+	 * "revisit": about the earlier stage this stage revisits; "probe": one of a probe stage's questions; "reuse": a
+	 * fact from a file read many stages earlier that the stage's work uses (reuse-plan.ts).
+	 */
+	role: "revisit" | "probe" | "reuse";
 	/** The earlier stage the answer lies in. */
 	aboutStage: number;
 	file?: string;
@@ -52,6 +56,10 @@ export interface Plan {
 	stageChars: number;
 	/** Probe stages are the multiples of this; note stages sit halfway between. */
 	cadence: number;
+	/** "standard", or "recall-every-four" (only the four-step recalls: no revisits, no probes). */
+	shape: PlanShape;
+	/** When reuse facts are asked (none: the plan as it was before reuse). */
+	reuse: ReuseSchedule | null;
 	corpusRule: string;
 	corpusSha256: string;
 	stages: PlanStage[];
@@ -67,6 +75,10 @@ export interface PlanOptions {
 	seed: string;
 	stages: number;
 	stageChars: number;
+	/** Default "standard". */
+	shape?: PlanShape;
+	/** Reuse facts in a standard plan (default on; the four-step shape always has its own). */
+	reuse?: boolean;
 }
 
 /** Probe cadence: 16 for a 64-stage plan, never below 4 (so short test plans still probe). */
@@ -101,6 +113,10 @@ interface PlanContext {
 	pool: FilePool;
 	/** The stages planned so far, in order. */
 	stages: PlanStage[];
+	shape: PlanShape;
+	reuse: ReuseSchedule | undefined;
+	/** The reuse facts' own random, so the rest of the plan is the same with reuse on or off. */
+	reuseRandom: Random;
 }
 
 export function buildPlan(corpus: Corpus, options: PlanOptions): Plan {
@@ -109,7 +125,10 @@ export function buildPlan(corpus: Corpus, options: PlanOptions): Plan {
 	const byPath = new Map(corpus.files.map((f) => [f.path, f]));
 	const unique = uniqueDefinitions(corpus);
 	const pool = filePool(corpus.files, random);
-	const context: PlanContext = { random, cadence, byPath, unique, pool, stages: [] };
+	const shape = options.shape ?? "standard";
+	const reuse = reuseScheduleFor(shape, options.reuse ?? true);
+	const reuseRandom = createRandom(`${options.seed}/reuse/${options.stages}/${options.stageChars}/${shape}`);
+	const context: PlanContext = { random, cadence, byPath, unique, pool, stages: [], shape, reuse, reuseRandom };
 	for (let stage = 1; stage <= options.stages; stage++)
 		context.stages.push(planStage(stage, options.stageChars, context));
 	const body = {
@@ -118,6 +137,8 @@ export function buildPlan(corpus: Corpus, options: PlanOptions): Plan {
 		stageCount: options.stages,
 		stageChars: options.stageChars,
 		cadence,
+		shape,
+		reuse: reuse ?? null,
 		corpusRule: corpus.rule,
 		corpusSha256: corpus.sha256,
 		stages: context.stages,
@@ -130,7 +151,8 @@ export function buildPlan(corpus: Corpus, options: PlanOptions): Plan {
 /** One stage: its revisit (every third stage), fresh files up to `stageChars`, probe questions, key and receipt. */
 function planStage(stage: number, stageChars: number, context: PlanContext): PlanStage {
 	const { random, cadence } = context;
-	const revisit = isRevisitStage(stage) && stage > 2 ? planRevisit(stage, context) : undefined;
+	const standard = context.shape === "standard";
+	const revisit = standard && isRevisitStage(stage) && stage > 2 ? planRevisit(stage, context) : undefined;
 	const files: string[] = revisit ? [revisit.file.path] : [];
 	let chars = revisit ? revisit.file.chars : 0;
 	for (const file of context.pool.take(stageChars - chars, new Set(files))) {
@@ -138,7 +160,11 @@ function planStage(stage: number, stageChars: number, context: PlanContext): Pla
 		chars += file.chars;
 	}
 	const questions: Question[] = revisit ? [revisit.question] : [];
-	if (isProbeStage(stage, cadence) && stage > 2) questions.push(...probeQuestions(stage, context));
+	if (standard && isProbeStage(stage, cadence) && stage > 2) questions.push(...probeQuestions(stage, context));
+	const reused = context.reuse
+		? reuseQuestion(stage, context.reuse, context.stages, context.byPath, context.unique, context.reuseRandom)
+		: undefined;
+	if (reused) questions.push(reused);
 	questions.forEach((q, i) => {
 		q.id = `q${i + 1}`;
 	});

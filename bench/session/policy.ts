@@ -9,6 +9,7 @@ import { isBriefRequest, writeBrief } from "./brief-writer.ts";
 import { isSummaryRequest, summarize } from "./compaction-summarizer.ts";
 import { countLines, findDefinitions } from "./facts.ts";
 import { STAGE_TOOL } from "./protocol.ts";
+import { BLIND_ROUTE, reuseTerms, windowNames } from "./reuse-gate.ts";
 import { type RecoveryRoute, rereadRoute, type ToolCallSpec, UNKNOWN_ANSWER, visibleRoute } from "./routes.ts";
 import { buildView, callsSince, type StageView, summaryStage, visibleKey, type WindowView } from "./window-view.ts";
 
@@ -18,6 +19,8 @@ export const NOTE_WORDS = 300;
 export interface PolicyObserver {
 	/** Called once per question when its stage is handed in, with the route that produced the answer. */
 	answered?(stage: number, questionId: string, route: string, answer: string): void;
+	/** Called each time a question asks for tool calls (a recall's steps), with how many. */
+	called?(stage: number, questionId: string, calls: number): void;
 }
 
 export interface PolicyOptions {
@@ -59,6 +62,7 @@ export function decide(messages: readonly Message[], options: PolicyOptions = {}
 	const reading = readMissingFiles(view, current, options);
 	if (reading) return reading;
 	const resolution = resolveQuestions(view, current, [visibleRoute, ...(options.routes ?? []), rereadRoute]);
+	for (const [id, calls] of Object.entries(resolution.callsBy)) options.observer?.called?.(current.stage, id, calls);
 	if (resolution.pending.length > 0)
 		return {
 			text: `Stage ${current.stage}: checking earlier material for its questions.`,
@@ -112,20 +116,34 @@ interface Resolution {
 	answers: Record<string, string>;
 	answeredBy: Record<string, string>;
 	pending: ToolCallSpec[];
+	/** Calls each question asked for on this request. */
+	callsBy: Record<string, number>;
 }
 
 /** Each question goes to the first route with an outcome; with none it is answered as unknown. */
 function resolveQuestions(view: WindowView, current: StageView, routes: RecoveryRoute[]): Resolution {
-	const resolution: Resolution = { answers: {}, answeredBy: {}, pending: [] };
+	const resolution: Resolution = { answers: {}, answeredBy: {}, pending: [], callsBy: {} };
 	for (const q of current.questions) {
 		let settled = false;
+		// A fact from earlier work: used when the window shows it, recalled when the window names where it is, else
+		// a blind miss (reuse-gate.ts).
+		const blind =
+			q.reuse && routes[0]?.resolve(q, view, current) === undefined && !windowNames(view, current, reuseTerms(q));
+		if (blind) {
+			resolution.answers[q.id] = UNKNOWN_ANSWER;
+			resolution.answeredBy[q.id] = BLIND_ROUTE;
+			continue;
+		}
 		for (const route of routes) {
 			const outcome = route.resolve(q, view, current);
 			if (!outcome) continue;
 			if ("answer" in outcome) {
 				resolution.answers[q.id] = outcome.answer;
 				resolution.answeredBy[q.id] = outcome.via ?? route.name;
-			} else resolution.pending.push(...outcome.calls);
+			} else {
+				resolution.pending.push(...outcome.calls);
+				resolution.callsBy[q.id] = outcome.calls.length;
+			}
 			settled = true;
 			break;
 		}

@@ -31,7 +31,11 @@ export function taskMessage(plan: Plan): string {
 	].join("\n");
 }
 
+/** How a reuse fact's question opens: the stage's work uses a fact from earlier work, and does not say where it is. */
+export const REUSE_PREFIX = "From your earlier work:";
+
 export function questionText(q: Question): string {
+	if (q.role === "reuse") return `${REUSE_PREFIX} ${reuseText(q)}`;
 	switch (q.kind) {
 		case "line-count":
 			return `How many lines does \`${q.file}\` have?`;
@@ -41,6 +45,18 @@ export function questionText(q: Question): string {
 			return `Which of these files defines \`${q.symbol}\`: ${(q.candidates ?? []).map((c) => `\`${c}\``).join(", ")}?`;
 		case "receipt":
 			return `What was the receipt code for stage ${q.aboutStage}?`;
+	}
+}
+
+/** A reuse fact's question: names the file or the symbol it is about, never the stage or the candidates. */
+function reuseText(q: Question): string {
+	switch (q.kind) {
+		case "definition-line":
+			return `on which line of \`${q.file}\` is \`${q.symbol}\` defined?`;
+		case "defining-file":
+			return `which file defines \`${q.symbol}\`?`;
+		default:
+			return `how many lines does \`${q.file}\` have?`;
 	}
 }
 

@@ -8,7 +8,7 @@ export interface GradedAnswer {
 	stage: number;
 	id: string;
 	kind: QuestionKind;
-	role: "revisit" | "probe";
+	role: "revisit" | "probe" | "reuse";
 	expected: string;
 	given: string | null;
 	correct: boolean;

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { FoldMetrics } from "./arm-types.ts";
 import type { LedgerTotals } from "./ledger.ts";
+import { reuseTallySchema } from "./reuse-tally.ts";
 
 const count = z.number().int().nonnegative();
 const amount = z.number().nonnegative();
@@ -100,6 +101,8 @@ export const armReportSchema = z.object({
 	/** Receipt probes alone: codes that existed only in a stage result, never on disk. */
 	receiptProbes: tally,
 	revisits: tally,
+	/** Facts later stages reused from files read many stages earlier: in view, recalled, blind (reuse-report.ts). */
+	reuse: reuseTallySchema.optional(),
 	/** Peak request context from the first rewrite (first commit, or first compaction) on; null without one. */
 	peakAfterFirstRewrite: count.nullable(),
 	/** pi-fold arms: what pi-fold did. */

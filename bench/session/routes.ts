@@ -46,7 +46,12 @@ export function answerFromFileText(q: QuestionView, path: string, text: string):
 		const line = definitionLine(text, target.symbol);
 		return line === undefined ? undefined : String(line);
 	}
-	if (q.kind === "defining-file" && target.symbol && target.candidates.includes(path))
+	// A reuse question names no candidates ("which file defines `S`?"): any file whose text defines it answers.
+	if (
+		q.kind === "defining-file" &&
+		target.symbol &&
+		(target.candidates.length === 0 || target.candidates.includes(path))
+	)
 		return definitionLine(text, target.symbol) === undefined ? undefined : path;
 	return undefined;
 }
@@ -69,7 +74,11 @@ export const visibleRoute: RecoveryRoute = {
 			return fromSummary ? { answer: fromSummary, via: "summary" } : undefined;
 		}
 		const target = questionTarget(q);
-		const paths = target.file ? [target.file] : target.candidates;
+		const paths = target.file
+			? [target.file]
+			: target.candidates.length > 0
+				? target.candidates
+				: [...view.reads.keys()];
 		for (const path of paths) {
 			const read = view.reads.get(path);
 			const answer = read ? answerFromFileText(q, path, read.text) : undefined;

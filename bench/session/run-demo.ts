@@ -40,7 +40,13 @@ export async function runDemo(input: DemoOptionsInput = {}, context: RunDemoCont
 	mkdirSync(dir, { recursive: true });
 	const log = options.progress ? context.log : undefined;
 	const corpus = loadCorpus();
-	const plan = buildPlan(corpus, { seed: options.seed, stages: options.stages, stageChars: options.stageChars });
+	const plan = buildPlan(corpus, {
+		seed: options.seed,
+		stages: options.stages,
+		stageChars: options.stageChars,
+		reuse: options.reuse,
+		shape: options.shape,
+	});
 	log?.(
 		`plan ${plan.hash.slice(0, 12)}: ${plan.stageCount} stages over ${plan.files.length} files (corpus of ${corpus.files.length})`,
 	);

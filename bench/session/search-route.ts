@@ -148,7 +148,7 @@ function answerFrom(q: QuestionView, hits: readonly SearchHit[]): string | undef
 		const file = /^read result of (.+)$/.exec(h.label)?.[1];
 		if (!file || h.stale || !target.symbol || definitionLine(h.text, target.symbol) === undefined) continue;
 		if (q.kind === "definition-line" && file === target.file && h.line !== null) return String(h.line);
-		if (q.kind === "defining-file" && target.candidates.includes(file)) return file;
+		if (q.kind === "defining-file" && (target.candidates.length === 0 || target.candidates.includes(file))) return file;
 	}
 	return undefined;
 }

@@ -8,6 +8,8 @@ import type { Plan } from "./plan.ts";
 import { recallTargets } from "./recall-targets.ts";
 import { stagesCompleted } from "./record.ts";
 import { type ArmReport, armReportSchema, totalsSchema } from "./report-schema.ts";
+import { reuseTargets } from "./reuse-report.ts";
+import { reuseTally } from "./reuse-tally.ts";
 import type { ArmRun } from "./session.ts";
 import { evaluateTargets, targetSchema } from "./targets.ts";
 
@@ -39,6 +41,7 @@ export const reportSchema = z.object({
 		stageCount: count,
 		stageChars: count,
 		cadence: count,
+		shape: z.string().optional(),
 		corpusRule: z.string(),
 		corpusSha256: z.string().regex(/^[0-9a-f]{64}$/),
 		files: z.array(z.object({ path: z.string(), bytes: count, chars: count, lines: count, sha256: z.string() })),
@@ -63,6 +66,8 @@ export const reportSchema = z.object({
 	recallTargets: z.array(targetSchema),
 	/** The targets about pi-fold's default (bench/session/default-targets.ts). */
 	defaultTargets: z.array(targetSchema).default([]),
+	/** Reused facts' targets (bench/session/reuse-report.ts). */
+	reuseTargets: z.array(targetSchema).optional(),
 });
 
 export type Report = z.infer<typeof reportSchema>;
@@ -100,6 +105,7 @@ export function armReport(run: ArmRun, plan: Plan, description: string): ArmRepo
 		probes: tallyOf("probe"),
 		receiptProbes: tallyOf("probe", "receipt"),
 		revisits: tallyOf("revisit"),
+		reuse: reuseTally(record, run.questions ?? {}),
 		peakAfterFirstRewrite: peakAfterFirstRewrite(run.ledger),
 		...(run.metrics ? { pifold: run.metrics } : {}),
 		notes: { accepted: record.notes.filter((n) => n.accepted).length, total: record.notes.length },
@@ -144,6 +150,7 @@ export function buildReport(runs: ArmRun[], plan: Plan, context: ReportContext):
 			stageCount: plan.stageCount,
 			stageChars: plan.stageChars,
 			cadence: plan.cadence,
+			shape: plan.shape,
 			corpusRule: plan.corpusRule,
 			corpusSha256: plan.corpusSha256,
 			files: plan.files,
@@ -168,6 +175,7 @@ export function buildReport(runs: ArmRun[], plan: Plan, context: ReportContext):
 		targets: evaluateTargets(arms, { window: context.window, maxTokens: context.maxTokens }),
 		recallTargets: recallTargets(arms),
 		defaultTargets: defaultTargets(arms, { window: context.window, maxTokens: context.maxTokens }),
+		reuseTargets: reuseTargets(arms, plan),
 	};
 	return reportSchema.parse(report);
 }

@@ -14,6 +14,7 @@ import type { Plan } from "./plan.ts";
 import { createPolicyFactory } from "./policy.ts";
 import { STAGE_TOOL, taskMessage } from "./protocol.ts";
 import { createRunRecord, type RunRecord } from "./record.ts";
+import type { QuestionTrace } from "./reuse-tally.ts";
 import { type Corpus, materializeCorpus } from "./session-corpus.ts";
 import { stageToolExtension } from "./stage-tool.ts";
 
@@ -35,8 +36,10 @@ export interface ArmRun {
 	wallMs: number;
 	ledger: RequestRecord[];
 	record: RunRecord;
-	/** Answers per recovery route ("window", "reread", arm routes, "none"). */
+	/** Answers per recovery route ("window", "reread", arm routes, "none", "blind"). */
 	routes: Record<string, number>;
+	/** Per question ("<stage>/<id>"): the route that answered it and the tool calls it asked for on the way. */
+	questions: QuestionTrace;
 	foldEvents: number;
 	/** pi-fold arms: what pi-fold did (commits, folds, marks, peeks, expands, rewrites). */
 	metrics?: FoldMetrics;
@@ -72,7 +75,17 @@ function prepareDirs(plan: Plan, corpus: Corpus): RunDirs {
 }
 
 /** The scripted agent's response factory for `arm`, counting answers per recovery route. */
-function policyFor(arm: ArmDefinition, options: RunArmOptions, routes: Record<string, number>) {
+function policyFor(
+	arm: ArmDefinition,
+	options: RunArmOptions,
+	routes: Record<string, number>,
+	questions: QuestionTrace,
+) {
+	const trace = (stage: number, id: string) => {
+		const key = `${stage}/${id}`;
+		questions[key] ??= { route: "", calls: 0 };
+		return questions[key];
+	};
 	return createPolicyFactory({
 		routes: arm.routes ?? [],
 		...(arm.beforeSubmit ? { beforeSubmit: arm.beforeSubmit } : {}),
@@ -81,8 +94,12 @@ function policyFor(arm: ArmDefinition, options: RunArmOptions, routes: Record<st
 		...(options.summaryMaxChars ? { summaryMaxChars: options.summaryMaxChars } : {}),
 		windowTokens: options.window,
 		observer: {
-			answered: (_s, _q, route) => {
+			answered: (stage, id, route) => {
 				routes[route] = (routes[route] ?? 0) + 1;
+				trace(stage, id).route = route;
+			},
+			called: (stage, id, calls) => {
+				trace(stage, id).calls += calls;
 			},
 		},
 	});
@@ -179,10 +196,11 @@ export async function runArm(arm: ArmDefinition, plan: Plan, corpus: Corpus, opt
 			const env = { ...dirs, plan, window: options.window };
 			const record = createRunRecord();
 			const routes: Record<string, number> = {};
+			const questions: QuestionTrace = {};
 			const bench = createBenchProvider(host.ai, {
 				window: options.window,
 				maxTokens: options.maxTokens,
-				factory: policyFor(arm, options, routes),
+				factory: policyFor(arm, options, routes, questions),
 				maxRequests: plan.stageCount * 12 + 64,
 				stageNow: () => record.opened,
 			});
@@ -213,6 +231,7 @@ export async function runArm(arm: ArmDefinition, plan: Plan, corpus: Corpus, opt
 				ledger: bench.ledger,
 				record,
 				routes,
+				questions,
 				foldEvents,
 				...(metrics ? { metrics } : {}),
 			};

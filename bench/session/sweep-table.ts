@@ -1,7 +1,8 @@
 // The sweep's one compact table: every arm at every window, with the cost at the tiered table and at
 // flat base rates, total tokens and fresh input, each with its ratio to the cheaper native arm at the
 // same window (at that price table; tokens against the cheaper at the tiered one, native-baseline.ts),
-// the peak request, compactions, probes (receipts), stages completed; then the targets' verdicts.
+// the peak request, compactions, probes (receipts), reused facts (raw / recalled / blind misses), stages
+// completed; then the targets' verdicts.
 // Pure.
 
 import { cheaperNative, isNativeArm } from "./native-baseline.ts";
@@ -36,6 +37,7 @@ function row(
 		kTokens(t.peakContext),
 		`${arm.compactions}`,
 		`${arm.probes.correct}/${arm.probes.total} (${arm.receiptProbes.correct}/${arm.receiptProbes.total})`,
+		arm.reuse && arm.reuse.facts > 0 ? `${arm.reuse.raw} / ${arm.reuse.recalled} / ${arm.reuse.blind}` : "-",
 	];
 }
 
@@ -50,6 +52,7 @@ const HEAD = [
 	"peak",
 	"compactions",
 	"probes (receipts)",
+	"reused: raw / recalled / blind",
 ];
 
 /** Which native was the cheaper at each window: "60k native, 372k native-tuned (flat: native)". */

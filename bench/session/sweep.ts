@@ -13,8 +13,9 @@ import { defaultResultsDir, type RunDemoContext, runDemo } from "./run-demo.ts";
 import type { Report } from "./session-report.ts";
 import { PLANS_WINDOW, plansVerdict, renderPlansTable } from "./sweep-plans.ts";
 import { type ReplayAgreement, renderReplayAgreement, replayAgainstBenchmark, replayVerdict } from "./sweep-replay.ts";
+import { reuseSweepVerdicts } from "./sweep-reuse.ts";
 import { renderSweepTable } from "./sweep-table.ts";
-import { evaluateSweep, type SweepVerdict } from "./sweep-targets.ts";
+import { evaluateSweep, type SweepVerdict, verdictRows } from "./sweep-targets.ts";
 
 export { SWEEP_WINDOWS } from "./demo-options.ts";
 
@@ -23,7 +24,7 @@ export interface SweepResult {
 	readonly reports: readonly Report[];
 	/** The short plans at PLANS_WINDOW (none without `stagesSweep`), in plan-length order. */
 	readonly plans: readonly Report[];
-	/** Every target's verdict: the windows', the short plans', the replay's last. */
+	/** Every target's verdict: the windows', the short plans', realistic reuse's, the replay's last. */
 	readonly verdicts: readonly SweepVerdict[];
 	/** Each window's native session replayed against its measured ladder arm. */
 	readonly replay: readonly ReplayAgreement[];
@@ -50,12 +51,14 @@ export async function runSweep(
 	const windowVerdicts = windows.length > 0 ? evaluateSweep(reports) : [];
 	const plansVerdicts = plans.length > 0 ? [plansVerdict(plans)] : [];
 	const replayVerdicts = windows.length > 0 ? [replayVerdict(replay)] : [];
+	const reuseVerdicts = reuseSweepVerdicts(reports, plans);
 	const sections = [
 		...(windows.length > 0 ? [renderSweepTable(reports, windowVerdicts)] : []),
 		...plansVerdicts.map((v) => renderPlansTable(plans, v)),
+		["Realistic reuse, at every window and plan length:", "", ...verdictRows(reuseVerdicts), ""].join("\n"),
 		...replayVerdicts.map((v) => renderReplayAgreement(replay, v)),
 	];
-	const verdicts = [...windowVerdicts, ...plansVerdicts, ...replayVerdicts];
+	const verdicts = [...windowVerdicts, ...plansVerdicts, ...reuseVerdicts, ...replayVerdicts];
 	const table = sections.join("\n");
 	writeFileSync(join(dir, "sweep.json"), `${JSON.stringify({ reports, plans, verdicts, replay }, null, "\t")}\n`);
 	writeFileSync(join(dir, "sweep.md"), `# pi-fold window sweep\n\n${table}`);

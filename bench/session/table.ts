@@ -8,6 +8,7 @@ import { bottomLine } from "./bottom-line.ts";
 import type { LedgerTotals } from "./ledger.ts";
 import { cheaperNative } from "./native-baseline.ts";
 import { recallCost } from "./recall-targets.ts";
+import { reuseCell } from "./reuse-report.ts";
 import type { ArmReport, Report } from "./session-report.ts";
 
 const int = (n: number): string => Math.round(n).toLocaleString("en-US");
@@ -134,6 +135,7 @@ export function renderTable(report: Report): string {
 		...versusSection(arms),
 		...targetSection("Targets for pi-fold's default, measured on this run:", report.defaultTargets),
 		...targetSection("Recall targets, measured on this run:", report.recallTargets),
+		...targetSection("Targets for reused facts, measured on this run:", report.reuseTargets ?? []),
 		...targetSection(
 			"The spec's epoch mode (pifold-epoch, not pi-fold's default) against the spec's targets for it:",
 			report.targets,
@@ -166,6 +168,7 @@ function measureRows(arms: ArmReport[]): string[][] {
 		row("Questions on earlier work answered right", (a) => `${a.probes.correct} of ${a.probes.total}`),
 		row("Of them, about receipts", (a) => `${a.receiptProbes.correct} of ${a.receiptProbes.total}`),
 		row("Questions on revisited files answered right", (a) => `${a.revisits.correct} of ${a.revisits.total}`),
+		row("Reused facts: raw / recalled / blind misses", reuseCell),
 		row(
 			"Where answers came from",
 			(a) =>

@@ -3,7 +3,7 @@
 // The scripted policy decides from this view alone. Pure functions.
 
 import type { Message } from "@earendil-works/pi-ai";
-import { COMPLETE_HEADER, CURRENT_STAGE_LINE, KEY_LINE, STAGE_HEADER, STAGE_TOOL } from "./protocol.ts";
+import { COMPLETE_HEADER, CURRENT_STAGE_LINE, KEY_LINE, REUSE_PREFIX, STAGE_HEADER, STAGE_TOOL } from "./protocol.ts";
 
 export interface VisibleCall {
 	id: string;
@@ -42,6 +42,8 @@ export interface QuestionView {
 	quoted: string[];
 	/** The stage number a receipt question names. */
 	aboutStage: number | undefined;
+	/** A fact from earlier work the stage uses ("From your earlier work: ..."): it does not say where the fact is. */
+	reuse?: boolean;
 }
 
 export interface WindowView {
@@ -128,6 +130,7 @@ export function parseStage(text: string, index: number): StageView | undefined {
 					text,
 					quoted: [...text.matchAll(/`([^`]+)`/g)].map((q) => q[1] as string),
 					aboutStage: Number(/stage (\d+)/.exec(text)?.[1]) || undefined,
+					reuse: text.startsWith(REUSE_PREFIX),
 				});
 			}
 		}

@@ -25,6 +25,9 @@ describe("pi-fold demo flags", () => {
 				"d",
 				"--json",
 				"--quiet",
+				"--no-reuse",
+				"--shape",
+				"recall-every-four",
 			]),
 		).toEqual({
 			stages: 16,
@@ -35,6 +38,8 @@ describe("pi-fold demo flags", () => {
 			out: "d",
 			json: true,
 			progress: false,
+			reuse: false,
+			shape: "recall-every-four",
 		});
 	});
 

@@ -22,6 +22,7 @@ const AGENT_MODULES = [
 	"folds.ts",
 	"window-view.ts",
 	"facts.ts",
+	"reuse-gate.ts",
 ].map((f) => join(SESSION, f));
 
 /** The agent's answering code and the model's stand-in writer: what grading must not share. */
@@ -39,6 +40,10 @@ const GRADING_MODULES = [
 	"sweep-targets.ts",
 	"recall-targets.ts",
 	"recall-metrics.ts",
+	"reuse-plan.ts",
+	"reuse-report.ts",
+	"reuse-tally.ts",
+	"sweep-reuse.ts",
 ].map((f) => join(SESSION, f));
 
 /**
