@@ -25,9 +25,19 @@ export const NAME_INDEX_MIN_CHARS = 240;
 /** Characters a fold's name index takes at most, however large the fold. */
 export const NAME_INDEX_MAX_CHARS = 12_000;
 
-/** The room of the name index of a fold whose source is `sourceBytes` bytes. */
-export function nameIndexRoom(sourceBytes: number): number {
-	return Math.round(Math.min(NAME_INDEX_MAX_CHARS, Math.max(NAME_INDEX_MIN_CHARS, sourceBytes * NAME_INDEX_SHARE)));
+/**
+ * Characters a fold's name index may take per token of the serving budget: a window holds many
+ * placeholders, so on a small window each index stays small (2,200 characters on a budget of 44,000
+ * tokens, 7,200 on 144,000, the 12,000-character cap from 240,000). Measured: without this bound the
+ * benchmark at a 60,000-token window cost 1.07x Pi's compaction and two arms hit its request cap;
+ * 0.02 and 0.05 cost 0.76x and 0.86x there (docs/policy.md).
+ */
+export const NAME_INDEX_BUDGET_SHARE = 0.05;
+
+/** The room of the name index of a fold whose source is `sourceBytes` bytes, on a budget of `budgetTokens`. */
+export function nameIndexRoom(sourceBytes: number, budgetTokens: number): number {
+	const cap = Math.min(NAME_INDEX_MAX_CHARS, Math.max(NAME_INDEX_MIN_CHARS, budgetTokens * NAME_INDEX_BUDGET_SHARE));
+	return Math.round(Math.min(cap, Math.max(NAME_INDEX_MIN_CHARS, sourceBytes * NAME_INDEX_SHARE)));
 }
 
 const PATH = /(?:[\w.-]+)?(?:\/[\w.@+-]+)+/g;

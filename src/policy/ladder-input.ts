@@ -4,6 +4,7 @@
 // batches the tool rung may take), and the scheduler's view of every pending mark (freed tokens,
 // protection, fresh tail). Pure over the snapshot; token counts come from the Wasm estimator.
 
+import { nameIndexRoom } from "../briefs/index.ts";
 import { isReadOnlyBatch, memoByMessage, type TranscriptEntry, toChapters, type Unit } from "../transcript/index.ts";
 import { estimateTokens } from "../wasm/index.ts";
 import { keptRawRange, keptRawUnits } from "./kept-raw.ts";
@@ -23,6 +24,20 @@ export interface LadderOptions {
  * (~200 characters) plus a typical brief (~400 characters), at ~4 characters per token.
  */
 export const PLACEHOLDER_TOKENS_ESTIMATE = 160;
+
+/**
+ * Estimated tokens the placeholder of a new fold over `spanTokens` takes on a budget of
+ * `budgetTokens`: PLACEHOLDER_TOKENS_ESTIMATE for its head, brief and handles, plus its name index
+ * at most (src/briefs name-index.ts: its room in characters, at four a token).
+ */
+export function placeholderEstimate(spanTokens: number, budgetTokens: number): number {
+	return PLACEHOLDER_TOKENS_ESTIMATE + Math.ceil(nameIndexRoom(spanTokens * 4, budgetTokens) / 4);
+}
+
+/** Estimated tokens a new fold over `spanTokens` frees (its span less its placeholder). */
+export function freedByFold(spanTokens: number, budgetTokens: number): number {
+	return Math.max(0, spanTokens - placeholderEstimate(spanTokens, budgetTokens));
+}
 
 /** Per-message framing a provider adds around each message's content (role, separators), in tokens. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -187,7 +202,7 @@ export function ladderInput(
 		runningTurnUnit: snap.runningUnit,
 		toolFoldable: toolFoldableFor(snap, options),
 		visibleTokens: tokens.range,
-		placeholderTokens: PLACEHOLDER_TOKENS_ESTIMATE,
+		placeholderTokens: (spanTokens) => placeholderEstimate(spanTokens, snap.budget.budgetTokens),
 		occupancy,
 	};
 }
@@ -228,7 +243,7 @@ export function markViews(snap: Snapshot, tokens: WindowTokens): MarkView[] {
 			id,
 			start: span.start,
 			end: span.end,
-			freedTokens: Math.max(0, tokens.range(span.start, span.end) - PLACEHOLDER_TOKENS_ESTIMATE),
+			freedTokens: freedByFold(tokens.range(span.start, span.end), snap.budget.budgetTokens),
 			actor: mark.actor,
 			protectedBy: markProtection(snap, mark.fold.leafIds, span.start, span.end),
 			inFreshTail: lastUnit >= snap.freshUnit || holdsRunning,

@@ -44,8 +44,8 @@ export interface LadderInput {
 	readonly toolFoldable: (unit: Unit) => boolean;
 	/** Estimated tokens entries [start, end) occupy in the window now (collapsed folds count their placeholder). */
 	readonly visibleTokens: (start: number, end: number) => number;
-	/** Estimated tokens a new fold's placeholder occupies. */
-	readonly placeholderTokens: number;
+	/** Estimated tokens the placeholder of a new fold over `spanTokens` occupies (ladder-input.ts placeholderEstimate). */
+	readonly placeholderTokens: (spanTokens: number) => number;
 	/** Occupancy of the serving budget (0..). */
 	readonly occupancy: number;
 }
@@ -82,7 +82,8 @@ function nestsCleanly(lattice: Lattice, start: number, end: number, allowInside:
 }
 
 function proposal(input: LadderInput, rung: Rung, start: number, end: number): Proposal {
-	return { rung, start, end, freedTokens: Math.max(0, input.visibleTokens(start, end) - input.placeholderTokens) };
+	const visible = input.visibleTokens(start, end);
+	return { rung, start, end, freedTokens: Math.max(0, visible - input.placeholderTokens(visible)) };
 }
 
 /** Tool rung: completed foldable tool batches outside the fresh tail, oldest first. */

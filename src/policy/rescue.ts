@@ -15,7 +15,7 @@
 import type { Unit } from "../transcript/index.ts";
 import type { Proposal } from "./ladder.ts";
 import type { WindowTokens } from "./ladder-input.ts";
-import { PLACEHOLDER_TOKENS_ESTIMATE, spanOf } from "./ladder-input.ts";
+import { freedByFold, spanOf } from "./ladder-input.ts";
 import type { Snapshot } from "./snapshot.ts";
 import { EDITABLE_ROLES } from "./span-rules.ts";
 
@@ -125,7 +125,7 @@ export function rescueProposals(
 		for (const start of [run.start, ...run.ends.slice(0, -1)]) {
 			if (freed >= need) break;
 			if (start < from) continue;
-			const freedTo = (end: number) => Math.max(0, tokens.range(start, end) - PLACEHOLDER_TOKENS_ESTIMATE);
+			const freedTo = (end: number) => freedByFold(tokens.range(start, end), snap.budget.budgetTokens);
 			const ends = run.ends.filter((end) => end > start && placeable(snap, start, end, taken));
 			const end = ends.find((e) => freed + freedTo(e) >= need) ?? ends.at(-1);
 			if (end === undefined || freedTo(end) <= 0) continue;

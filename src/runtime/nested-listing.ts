@@ -85,7 +85,12 @@ export function withNestedListing(
 function withNames(snap: Snapshot, start: number, end: number, record: FoldRecord): FoldRecord {
 	const leaves = snap.view.transcript.slice(start, end);
 	const later = snap.view.transcript.slice(end);
-	const names = nameIndex(leaves, nameIndexRoom(record.sourceBytes), later, shownOutside(snap, start, end));
+	const names = nameIndex(
+		leaves,
+		nameIndexRoom(record.sourceBytes, snap.budget.budgetTokens),
+		later,
+		shownOutside(snap, start, end),
+	);
 	const inUse = linesInUse(leaves, later);
 	return { ...record, ...(names ? { names } : {}), ...(inUse ? { inUse } : {}) };
 }

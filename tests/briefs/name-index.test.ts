@@ -13,10 +13,16 @@ import { readBatch, reply } from "../helpers/entries.ts";
 
 describe("the name index's room", () => {
 	it("grows with the fold's source, between a floor and a cap", () => {
-		expect(nameIndexRoom(0)).toBe(240);
-		expect(nameIndexRoom(10_000)).toBe(600);
-		expect(nameIndexRoom(100_000)).toBe(6_000);
-		expect(nameIndexRoom(10_000_000)).toBe(NAME_INDEX_MAX_CHARS);
+		expect(nameIndexRoom(0, 1_000_000)).toBe(240);
+		expect(nameIndexRoom(10_000, 1_000_000)).toBe(600);
+		expect(nameIndexRoom(100_000, 1_000_000)).toBe(6_000);
+		expect(nameIndexRoom(10_000_000, 1_000_000)).toBe(NAME_INDEX_MAX_CHARS);
+	});
+
+	it("stays small on a small budget: a window holds many placeholders", () => {
+		expect(nameIndexRoom(10_000_000, 44_000)).toBe(2_200);
+		expect(nameIndexRoom(10_000_000, 144_000)).toBe(7_200);
+		expect(nameIndexRoom(10_000_000, 1_000)).toBe(240);
 	});
 });
 

@@ -4,6 +4,7 @@
 // a typical brief costs; a fold frees its span less that placeholder.
 
 import { describe, expect, it } from "vitest";
+import { nameIndexRoom } from "../../src/briefs/index.ts";
 import type { FoldRecord } from "../../src/lattice/index.ts";
 import {
 	PLACEHOLDER_TOKENS_ESTIMATE,
@@ -48,11 +49,16 @@ describe("a new fold's placeholder estimate", () => {
 		expect(Math.abs(real - PLACEHOLDER_TOKENS_ESTIMATE)).toBeLessThanOrEqual(real / 3);
 	});
 
-	it("is what a fold is taken to cost in the window: a span frees its tokens less the placeholder", () => {
+	it("is what a fold is taken to cost in the window: a span frees its tokens less the placeholder and its names", () => {
 		const snap = snapshotOf(batchSession(8, "write"));
 		const tokens = windowTokens(snap);
 		const spans = rescueProposals(snap, tokens);
 		expect(spans.length).toBeGreaterThan(0);
-		for (const span of spans) expect(span.freedTokens).toBe(tokens.range(span.start, span.end) - 160);
+		for (const span of spans) {
+			const shown = tokens.range(span.start, span.end);
+			const names = Math.ceil(nameIndexRoom(shown * 4, snap.budget.budgetTokens) / 4);
+			expect(names).toBeGreaterThan(0);
+			expect(span.freedTokens).toBe(shown - 160 - names);
+		}
 	});
 });

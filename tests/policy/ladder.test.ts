@@ -54,7 +54,7 @@ function ladder(entries: TranscriptEntry[], folds: FoldRecord[] = [], over: Part
 			for (let i = s; i < e; i++) if (!collapsed(i)) t += JSON.stringify(entries[i]?.message).length / 4;
 			return t + lattice.visible(new Set()).filter((v) => v.type === "fold" && v.start >= s && v.end <= e).length * 20;
 		},
-		placeholderTokens: 20,
+		placeholderTokens: () => 20,
 		occupancy: 0.5,
 		...over,
 	};
