@@ -62,7 +62,7 @@ describe("/fold-context expand-all", () => {
 
 		const reply = await slashCommand(h, "/fold-context expand-all");
 		expect(reply).toBe(
-			"Expanding 4 folds. The model sees the original entries after the agent's next turn; undo one with /fold-context refold <fold-id>.\n" +
+			"Expanding 2 folds (4 counting those nested inside). The model sees the original entries after the agent's next turn; undo one with /fold-context refold <fold-id>.\n" +
 				PAUSED,
 		);
 		h.script([callProbes("k"), say("done")]);
@@ -80,7 +80,7 @@ describe("/fold-context expand-all", () => {
 			"Automatic folding is paused: /fold-context expand-all asked for the session whole",
 		);
 		expect(await slashCommand(h, "/fold-context expand-all")).toBe(
-			`Nothing to expand: all 4 folds on this branch are already expanded.\n${PAUSED}`,
+			`Nothing to expand: all 2 folds (4 counting those nested inside) on this branch are already expanded.\n${PAUSED}`,
 		);
 	});
 
@@ -129,10 +129,14 @@ describe("/fold-context expand-all under cost scheduling", () => {
 		h.script(Array.from({ length: 64 }, () => step));
 		await h.run("go");
 		const folds = h.runtime.snapshot(h.host()).state.folds.size;
+		const top = h.runtime.snapshot(h.host()).lattice.roots.length;
 		expect(folds).toBeGreaterThan(0);
 		expect(placeholders(h.requests.at(-1) as RecordedRequest).length).toBeGreaterThan(0);
 		const reply = await slashCommand(h, "/fold-context expand-all");
-		expect(reply).toMatch(new RegExp(`^Expanding ${folds} folds?\\. `));
+		// Counted as /context counts them: the top-level folds, every fold beside when some are nested.
+		expect(reply).toMatch(
+			new RegExp(`^Expanding ${top} folds?${folds > top ? ` \\(${folds} counting those nested inside\\)` : ""}\\. `),
+		);
 		after = true;
 		await h.run("go on");
 		const last = h.requests.at(-1) as RecordedRequest;

@@ -203,7 +203,7 @@ describe("a commit, as the human sees it", () => {
 		expect(commits.some((n) => n.message.includes("; forced: the window reached its budget;"))).toBe(true);
 		for (const n of commits)
 			expect(n.message).toMatch(
-				/^pi-fold folded [^;]+, ~[\d,]+ tokens freed(; forced: [^;]+)?; rewrites ~[\d,]+ tokens, frees ~[\d,]+ tokens from each later request, (pays back in \d+ requests?|costs nothing extra) at assumed prices \(\$5 \/ \$30 \/ \$0\.50 per M: the model states none\)\. \/context lists the folds\.$/,
+				/^pi-fold folded [^;]+, ~[\d,]+ tokens freed(; forced: [^;]+)?; rewrites ~[\d,]+ tokens, (pays back in \d+ requests?|costs nothing extra) at assumed prices \(\$5 \/ \$30 \/ \$0\.50 per M: the model states none\)\. \/context lists the folds\.$/,
 			);
 		expect(await slashCommand(h, "/context details")).toContain(
 			"\nScheduling: cost (marks land together when that is cheaper than waiting)\n",

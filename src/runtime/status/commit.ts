@@ -6,7 +6,7 @@
 import { nounFor } from "../../common/index.ts";
 import type { FoldKind } from "../../lattice/index.ts";
 import { PLACEHOLDER_TOKENS_ESTIMATE, requestMessageTokens, type Snapshot } from "../../policy/index.ts";
-import { arithmetic, type CommitBody, FORCE_WORDS } from "../commit/index.ts";
+import { arithmetic, type CommitBody, FORCE_WORDS, freedFigure } from "../commit/index.ts";
 import type { CommitNote } from "../telemetry.ts";
 import { KIND_COUNTED } from "./words.ts";
 
@@ -89,7 +89,7 @@ export function commitFacts(note: CommitNote, snap: Snapshot, body?: CommitBody,
 		folded: applied.size,
 		kinds,
 		restored: body?.edits.filter((e) => e.action === "restore").length ?? 0,
-		freedTokens: note.freedTokens > 0 ? note.freedTokens : estimateFreed(snap, applied),
+		freedTokens: note.freedTokens > 0 ? freedFigure(note.prediction, note.freedTokens) : estimateFreed(snap, applied),
 		cost: costText(note, assumedPrices),
 		force: note.force ? FORCE_WORDS[note.force] : null,
 	};

@@ -16,7 +16,7 @@ import { type FoldCounts, foldCounts, type SummarizedFold } from "../fold-forest
 import type { CommitNote } from "../telemetry.ts";
 import { commitClause, commitFacts } from "./commit.ts";
 import type { StatusModel } from "./model.ts";
-import { kindLabel } from "./words.ts";
+import { foldsClause, kindLabel } from "./words.ts";
 
 /** The views of `/context`: the summary, every fold nested, the unfolded entries, the details. */
 export const CONTEXT_VIEWS = ["summary", "tree", "entries", "details"] as const;
@@ -61,18 +61,6 @@ export function budgetLine(m: StatusModel): string {
 	if (b.totalWindowSource === "providerTotalWindow")
 		return `pi-fold's limit: ${fmt(b.budgetTokens)} tokens (providerTotalWindow ${fmt(b.totalWindow)}), ${reply}`;
 	return `pi-fold's limit: ${fmt(b.budgetTokens)} tokens (${((b.budgetTokens / m.usage.window) * 100).toFixed(1)}%), ${reply}`;
-}
-
-/** What the folds amount to, counted as the listing and the footer count them (fold-forest.ts foldCounts). */
-function foldsClause(c: FoldCounts): string {
-	const parts = [
-		...(c.inWindow > 0 ? [`${c.inWindow} in the window${c.expanded > 0 ? ` (${c.expanded} expanded)` : ""}`] : []),
-		...(c.summarized > 0 ? [`${c.summarized} summarized by Pi, still readable`] : []),
-		...(c.unreadable > 0 ? [`${c.unreadable} unreadable`] : []),
-	];
-	const listed = c.inWindow + c.summarized + c.unreadable;
-	const nested = c.all > listed ? ` · ${c.all} counting those nested inside` : "";
-	return `${parts.join(", ")}${nested}`;
 }
 
 /** The folds line of the headline: the top-level folds the listing shows, nested ones beside them. */
