@@ -180,7 +180,6 @@ describe("folds outlive Pi's native compaction", () => {
 			contextWindow: 16_000,
 			options: { summarizer: "deterministic" },
 		});
-		const state = h.runtime.snapshot(h.host()).state;
 		const seen = await readsBack(h, early);
 		expect(seen.search).toMatch(new RegExp(`^1\\. ${early} · `, "m"));
 		expect(seen.status).toMatch(/^Folds: 1 summarized by Pi, still readable, 1 unreadable · pending marks: /m);
