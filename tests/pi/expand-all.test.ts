@@ -75,10 +75,12 @@ describe("/fold-context expand-all", () => {
 		for (const k of KEYS) expect(JSON.stringify(after.messages)).toContain(probeResultText(k));
 		expect(h.runtime.snapshot(h.host()).state.expanded.size).toBe(4);
 		expect(h.runtime.telemetry.view().counters.unattributedRewrites).toBe(0);
-		// The human's /context says why nothing folds on its own any more.
-		expect(await slashCommand(h, "/context")).toContain(
-			"Automatic folding is paused: /fold-context expand-all asked for the session whole",
-		);
+		// The human's /context says why nothing folds on its own any more; it and the footer count the
+		// folds as the reply did, and say they are expanded.
+		const context = await slashCommand(h, "/context");
+		expect(context).toContain("Automatic folding is paused: /fold-context expand-all asked for the session whole");
+		expect(context).toMatch(/^Folds: 2 in the window \(2 expanded\) · 4 counting those nested inside$/m);
+		expect(h.ui.statuses.get("pi-fold")).toBe("pi-fold: 2 folds, 2 expanded");
 		expect(await slashCommand(h, "/fold-context expand-all")).toBe(
 			`Nothing to expand: all 2 folds (4 counting those nested inside) on this branch are already expanded.\n${PAUSED}`,
 		);

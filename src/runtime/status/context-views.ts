@@ -222,12 +222,14 @@ export function renderContext(
 
 /**
  * The compact footer item: the top-level folds, counted as /context's headline counts them (those
- * Pi's compaction summarized among them, said so), and marks waiting to fold. No percentage: Pi's own
+ * Pi's compaction summarized among them, and those expanded, said so), and marks waiting to fold. No percentage: Pi's own
  * footer shows the window's, refreshed as it changes, and a second figure could only lag behind it.
  */
 export function footerText(counts: FoldCounts | null, marks: number): string {
 	const n = counts ? counts.inWindow + counts.summarized + counts.unreadable : 0;
 	const bypi = counts && counts.summarized > 0 ? ` (${counts.summarized} summarized by Pi)` : "";
+	// As /context's headline says it: how many of those in the window are expanded (after expand-all, all).
+	const expanded = counts && counts.expanded > 0 ? `, ${counts.expanded} expanded` : "";
 	const marked = marks > 0 ? `, ${marks} marked` : "";
-	return `pi-fold: ${n === 0 ? "no folds" : plural(n, "fold")}${bypi}${marked}`;
+	return `pi-fold: ${n === 0 ? "no folds" : plural(n, "fold")}${bypi}${expanded}${marked}`;
 }
