@@ -92,7 +92,8 @@ describe("/context for the human", () => {
 		const where = resolveStoreDir({ sessionDir: dir, sessionId: id, storeDirName: h.runtime.names.storeDirName });
 		const store = rendered(`Exact originals of the folds are kept in ${where}`);
 		// The store's figures depend on how many folds the run made; the line's wording does not.
-		const storeFigures = (l: string) => l.replace(/[\d.]+ KiB/g, "N KiB").replace(/\d+ blobs/, "N blobs");
+		const storeFigures = (l: string) =>
+			/^ (Fold store|folds: )/.test(l) ? l.replace(/~[\d,]+ tokens/g, "~N tokens").replace(/\d+ blobs/, "N blobs") : l;
 		expect(rendered(await slashCommand(h, "/context details")).map(storeFigures)).toEqual([
 			` Context window: ${footerFigure(h)}, as in Pi's footer`,
 			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
@@ -106,7 +107,8 @@ describe("/context for the human", () => {
 			"   0 repeated it exactly; 2 changed earlier messages, the prompt or the tools",
 			"   0 of those changes no commit or compaction explains (should be 0)",
 			"   0 missed the provider's cache with nothing changed (the provider's doing)",
-			" Fold store: N KiB in N blobs (each once); this session's folds: N KiB",
+			" Fold store: originals of ~N tokens in N blobs (each once); this session's",
+			" folds: ~N tokens",
 			...store,
 			" Back to the summary: /context · settings: /fold-context config",
 		]);
