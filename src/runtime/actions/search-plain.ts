@@ -29,6 +29,7 @@ const STRUCTURAL_KEYS = new Set([
 	"id",
 	"parentId",
 	"toolCallId",
+	"toolName",
 	"customType",
 	"stopReason",
 	"api",
@@ -89,7 +90,8 @@ export function plainExcerpt(before: string, match: string, after: string): stri
 		inside = !inside;
 		start = i + 1;
 	}
-	if (inside) current += displayText(raw.slice(start));
+	// A fragment cut inside an escape (`\` of `\"`) ends before it.
+	if (inside) current += displayText(raw.slice(start).replace(/(^|[^\\])((?:\\\\)*)\\(u[0-9a-fA-F]{0,3})?$/, "$1$2"));
 	flush(false);
 	return values.map((v) => v.text).join(" ");
 }
