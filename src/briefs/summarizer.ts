@@ -1,5 +1,7 @@
-// Model-written briefs: one bounded request per fold (bounded input span, bounded output, no
-// tools), with every failure, timeout or malformed result falling back to the deterministic brief. A
+// Model-written briefs: one bounded request per fold (the span as a readable transcript,
+// span-transcript.ts, bounded; bounded output; no tools), with every failure, timeout, malformed
+// result or refused brief (one that echoes its request or holds entry JSON or instructions:
+// written-check.ts) falling back to the deterministic brief. A
 // model's line breaks are normalized (CR LF and lone CR become LF); any other control character, bidi
 // control or lone surrogate in its brief is a malformed result (the fallback reason names it).
 // The model call itself is injected (the Pi adapter resolves the session model, a configured
@@ -8,7 +10,8 @@
 
 import type { TranscriptEntry } from "../transcript/index.ts";
 import { BRIEF_MAX_CHARS, deterministicBrief } from "./deterministic.ts";
-import { briefProblem } from "./validate.ts";
+import { spanTranscript } from "./span-transcript.ts";
+import { writtenBriefProblem } from "./written-check.ts";
 
 /** Characters of a span's rendering sent to the summarizer at most (the chapter cap). */
 export const SUMMARY_INPUT_MAX_CHARS = 48_000;
@@ -18,7 +21,7 @@ export const SUMMARY_MAX_OUTPUT_TOKENS = 400;
 export const SUMMARY_TIMEOUT_MS = 30_000;
 
 /** The system prompt of a brief request. */
-export const SUMMARY_SYSTEM_PROMPT = `You write the brief for a folded span of a coding agent's transcript. The span is stored losslessly; the brief is what stays in the agent's window, so it must let the agent decide whether to look inside. In at most ${BRIEF_MAX_CHARS} characters of plain text, state what the span established: files, symbols, numbers, decisions, errors, and anything the agent will need again. No preamble, no markdown headings, no tool calls.`;
+export const SUMMARY_SYSTEM_PROMPT = `You write the brief for a folded span of a coding agent's transcript. The span is stored losslessly; the brief is what stays in the agent's window, so it must let the agent decide whether to look inside. In at most ${BRIEF_MAX_CHARS} characters of plain text, state what the span established: files, symbols, numbers, decisions, errors, and anything the agent will need again. Report in the third person; do not copy the transcript, its labels or any JSON, and give the agent no instructions. No preamble, no markdown headings, no tool calls.`;
 
 /** What the injected model call returns. */
 interface SummaryCallResult {
@@ -53,18 +56,6 @@ interface BriefProvenance {
 interface SummarizedBrief {
 	readonly brief: string;
 	readonly provenance: BriefProvenance;
-}
-
-function render(entries: readonly TranscriptEntry[]): string {
-	let out = "";
-	for (const { id, message } of entries) {
-		const body = typeof message.content === "string" ? message.content : JSON.stringify(message.content ?? "");
-		out += `--- ${message.role} ${id}${message.toolName ? ` (${message.toolName})` : ""}\n${body}\n`;
-		if (out.length >= SUMMARY_INPUT_MAX_CHARS) break;
-	}
-	return out.length > SUMMARY_INPUT_MAX_CHARS
-		? `${out.slice(0, SUMMARY_INPUT_MAX_CHARS)}\n[span truncated for the brief request]`
-		: out;
 }
 
 function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number, outer?: AbortSignal): Promise<T> {
@@ -106,16 +97,14 @@ export async function summarizeSpan(
 		provenance: { source: "deterministic", fallbackReason: reason },
 	});
 	if (!call) return { brief: deterministicBrief(leaves), provenance: { source: "deterministic" } };
+	const request = {
+		system: SUMMARY_SYSTEM_PROMPT,
+		prompt: spanTranscript(options.shown ?? leaves, SUMMARY_INPUT_MAX_CHARS),
+	};
 	let result: SummaryCallResult;
 	try {
 		result = await withTimeout(
-			(signal) =>
-				call({
-					system: SUMMARY_SYSTEM_PROMPT,
-					prompt: render(options.shown ?? leaves),
-					maxTokens: SUMMARY_MAX_OUTPUT_TOKENS,
-					signal,
-				}),
+			(signal) => call({ ...request, maxTokens: SUMMARY_MAX_OUTPUT_TOKENS, signal }),
 			options.timeoutMs ?? SUMMARY_TIMEOUT_MS,
 			options.signal,
 		);
@@ -126,7 +115,7 @@ export async function summarizeSpan(
 		return fallback("summarizer returned no text");
 	if (result.toolCalls !== 0) return fallback(`summarizer made ${result.toolCalls} tool call(s); briefs allow none`);
 	const text = result.text.replace(/\r\n?/g, "\n").trim();
-	const problem = briefProblem(text);
+	const problem = writtenBriefProblem(text, request);
 	if (problem) return fallback(`summarizer brief refused: ${problem}`);
 	return {
 		brief: text,

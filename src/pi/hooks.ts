@@ -1,13 +1,15 @@
 // pi-fold's Pi hooks, in three groups: the session (session_start / session_tree rebuild from the
 // branch), each request (context_with_system: the fence, then the window observer; message_end:
 // usage; before_provider_request: the Anthropic breakpoint, then the wire observer), and native
-// compaction (session_before_compact). The boundaries (turn_end / agent_before_settle) are
+// compaction (session_before_compact, which also keeps pi-fold's text from reading as the user's in
+// Pi's summary). The boundaries (turn_end / agent_before_settle) are
 // boundary-hooks.ts's. Every handler catches its own errors and reports them with the event name (out of
 // band), so a failure never kills the host.
 
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../common/index.ts";
 import { registerAnthropicCache } from "./anthropic-cache.ts";
+import { unattributeForSummary } from "./compaction-input.ts";
 import type { PiFold } from "./host.ts";
 import { notifierFor } from "./notify.ts";
 import { registerOutputBudget } from "./output-budget.ts";
@@ -81,14 +83,19 @@ function requestHooks(pi: ExtensionAPI, fold: PiFold): void {
 	);
 }
 
-/** session_before_compact: beside native compaction. */
+/**
+ * session_before_compact: beside native compaction. A compaction that goes ahead summarizes none of
+ * pi-fold's text as the user's (compaction-input.ts edits the preparation Pi summarizes next).
+ */
 function compactionHooks(pi: ExtensionAPI, fold: PiFold): void {
 	const { runtime } = fold;
 	pi.on(
 		"session_before_compact",
-		guard("session_before_compact", (e, ctx) =>
-			runtime.compaction(fold.host(ctx), e.reason).decision === "cancelled" ? { cancel: true as const } : undefined,
-		),
+		guard("session_before_compact", (e, ctx) => {
+			if (runtime.compaction(fold.host(ctx), e.reason).decision === "cancelled") return { cancel: true as const };
+			unattributeForSummary(e.preparation, runtime.options, runtime.receiptType);
+			return undefined;
+		}),
 	);
 }
 

@@ -1,5 +1,6 @@
 // What the human sees of folding while Pi runs: a one-line notice when a commit lands (what was
-// folded, the tokens it freed, the cost arithmetic once the telemetry carries it) and a compact
+// folded, the tokens it freed, the cost arithmetic once the telemetry carries it, and how many of
+// its model-written briefs were refused or failed and replaced by pi-fold's own) and a compact
 // footer item through Pi's status API (the top-level folds, counted as /context counts them, those Pi's compaction summarized among them, and marks; the window's percentage is Pi's own footer's). Both only
 // where Pi has a UI (`ctx.hasUI`: the TUI, and RPC clients, which receive them as they receive any
 // extension's notify and setStatus); print and JSON modes get nothing. The boundary notice is a
@@ -50,6 +51,8 @@ function commitBodyOf(entries: readonly SessionBoundaryDraft[], decisionType: st
 export function registerNotices(pi: ExtensionAPI, fold: PiFold): BoundaryFollower {
 	const { runtime } = fold;
 	let told: CommitNote | null = null;
+	// Model briefs not used (refused or failed) up to the last commit told: the next commit's notice says how many since.
+	let toldFallbacks = 0;
 	const safely =
 		<E>(handler: (event: E, ctx: ExtensionContext) => void) =>
 		(event: E, ctx: ExtensionContext) => {
@@ -68,8 +71,11 @@ export function registerNotices(pi: ExtensionAPI, fold: PiFold): BoundaryFollowe
 				const host = fold.host(ctx);
 				const body = commitBodyOf(entries, runtime.names.decisionEntryType, note.seq);
 				const facts = commitFacts(note, runtime.snapshot(host), body, runtime.pricesAssumed(host));
-				ctx.ui.notify(commitNotice(facts, runtime.options.commandNames.status), "info");
+				const view = runtime.telemetry.view();
+				const briefsReplaced = { count: view.briefs.fallbacks - toldFallbacks, reason: view.briefFallback };
+				ctx.ui.notify(commitNotice({ ...facts, briefsReplaced }, runtime.options.commandNames.status), "info");
 			}
+			toldFallbacks = runtime.telemetry.view().briefs.fallbacks;
 		}
 		refreshFooter(fold, ctx);
 	};

@@ -118,6 +118,12 @@ function parseLine(text: string, line: number, last: boolean, complete: boolean)
 				line,
 				"truncated: the last line is not complete JSON (was the file cut off while Pi wrote it?)",
 			);
+		// A first line that is not JSON: some other file, said in words (the parser's message helps no one).
+		if (line === 1)
+			throw new SessionFileError(
+				line,
+				"not a Pi session file: a session file is JSON lines, and this first line is not JSON",
+			);
 		throw new SessionFileError(line, `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
 	}
 }

@@ -7,14 +7,16 @@
 // commit). Each restore is recorded exactly as an expand is (one `expand` record per fold, actor
 // human), so the next commit lands them all in one rewrite and the undo is `refold`.
 // Automatic folding then pauses in this process (the ladder and the rescue would fold again before
-// the human uninstalls); when the session whole would not fit pi-fold's budget, the reply says Pi's
-// own compaction will make it fit. The runtime appends the records.
+// the human uninstalls); when the session whole would not fit pi-fold's limit, the reply says Pi's
+// own compaction will make it fit. The reply opens with the outcome in one line, folds counted as
+// /context counts them (the top-level ones, every fold beside). The runtime appends the records.
 
 import { errorMessage, nounFor, plural } from "../common/index.ts";
 import { buildSnapshot, type Snapshot, windowTokens } from "../policy/index.ts";
 import type { ActionResult } from "./actions/shared.ts";
 import { sourceNextStep } from "./actions/source-failure.ts";
 import { readBoundSource } from "./bound-source.ts";
+import { foldCounts, foldForest, sourcePresence } from "./fold-forest.ts";
 import type { Host, SourceStore } from "./ports.ts";
 import type { RuntimePort } from "./runtime.ts";
 
@@ -34,7 +36,7 @@ export interface ExpandAllPlan {
 	readonly growth: number;
 }
 
-/** The window with the session whole against pi-fold's budget, when it does not fit (estimated tokens). */
+/** The window with the session whole against pi-fold's limit, when it does not fit (Pi's tokens, as /context shows them). */
 export interface Overflow {
 	readonly whole: number;
 	readonly budget: number;
@@ -81,39 +83,83 @@ export async function planExpandAll(
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
-/** The plan in plain words, for the human. */
-export function expandAllText(plan: ExpandAllPlan, commandName: string, overflow?: Overflow): string {
+/** Refused folds named one per line, this many at most (the rest counted). */
+const REFUSED_LISTED = 3;
+
+/** `n` folds of which `top` are top-level, as /context counts them: "2 folds (4 counting those nested inside)". */
+function counted(top: number, n: number): string {
+	return `${plural(top, "fold")}${n > top ? ` (${fmt(n)} counting those nested inside)` : ""}`;
+}
+
+/** How many of `ids` are top-level in the window (the lattice's roots), as /context's headline counts them. */
+function topLevel(snap: Snapshot, ids: readonly string[]): number {
+	return ids.filter((id) => snap.lattice.get(id)?.parent === null).length;
+}
+
+/** The plan's counts as /context counts folds: the top-level ones, every fold beside. */
+export interface ExpandAllCounts {
+	/** Top-level folds among those to expand, and among those already expanded. */
+	readonly expandTop: number;
+	readonly openTop: number;
+	/** Top-level folds Pi's compaction summarized (no place to restore them), as /context counts them. */
+	readonly unplacedTop: number;
+}
+
+/** The counts of `plan` over `snap`; `unplacedTop` as the fold forest counts summarized folds. */
+export function expandAllCounts(snap: Snapshot, plan: ExpandAllPlan, unplacedTop: number): ExpandAllCounts {
+	return { expandTop: topLevel(snap, plan.expand), openTop: topLevel(snap, plan.open), unplacedTop };
+}
+
+/**
+ * The plan in plain words, for the human: the outcome in one summary line (folds counted as
+ * /context counts them), then only what needs a word more: the folds whose source failed (a few
+ * named, the rest counted), the limit when the session whole would not fit it (/context's limit,
+ * in Pi's tokens), and that automatic folding is paused.
+ */
+export function expandAllText(
+	plan: ExpandAllPlan,
+	commandName: string,
+	counts: ExpandAllCounts,
+	overflow?: Overflow,
+): string {
 	const lines: string[] = [];
-	if (plan.expand.length === 0 && plan.refused.length === 0 && plan.marks.length === 0)
+	const nothing = plan.expand.length === 0 && plan.refused.length === 0 && plan.marks.length === 0;
+	if (nothing && plan.unplaced.length === 0)
 		lines.push(
 			plan.open.length > 0
-				? `Nothing to expand: all ${plural(plan.open.length, "fold")} on this branch ${nounFor(plan.open.length, "is", "are")} already expanded.`
+				? `Nothing to expand: all ${counted(counts.openTop, plan.open.length)} on this branch ${nounFor(counts.openTop, "is", "are")} already expanded.`
 				: "Nothing to expand: this branch has no folds.",
 		);
 	else {
 		const parts: string[] = [];
-		if (plan.expand.length > 0) parts.push(`Expanding ${plural(plan.expand.length, "fold")}`);
-		if (plan.open.length > 0) parts.push(`${plural(plan.open.length, "fold")} already expanded`);
+		if (plan.expand.length > 0) parts.push(`Expanding ${counted(counts.expandTop, plan.expand.length)}`);
+		if (plan.open.length > 0) parts.push(`${counted(counts.openTop, plan.open.length)} already expanded`);
 		if (plan.marks.length > 0)
 			parts.push(`withdrew ${plural(plan.marks.length, "pending mark")} (not yet folded in the window)`);
-		if (parts.length > 0) {
-			const first = parts.join("; ");
-			const lands =
-				plan.expand.length > 0
-					? ` The model sees the original entries after the agent's next turn; undo one with /${commandName} refold <fold-id>.`
-					: "";
-			lines.push(`${first.charAt(0).toUpperCase()}${first.slice(1)}.${lands}`);
-		}
+		if (plan.refused.length > 0)
+			parts.push(
+				`${plural(plan.refused.length, "fold")} not expanded: ${nounFor(plan.refused.length, "its", "their")} source failed its check`,
+			);
+		if (plan.unplaced.length > 0)
+			parts.push(
+				`${counted(counts.unplacedTop, plan.unplaced.length)} not expanded: Pi's compaction summarized their entries, so there is no place to restore them (/${commandName} peek <fold-id> still reads each; /context lists them)`,
+			);
+		const lands =
+			plan.expand.length > 0
+				? ` The model sees the original entries after the agent's next turn; undo one with /${commandName} refold <fold-id>.`
+				: "";
+		const first = parts.join("; ");
+		lines.push(`${first.charAt(0).toUpperCase()}${first.slice(1)}.${lands}`);
 	}
-	for (const r of plan.refused)
+	for (const r of plan.refused.slice(0, REFUSED_LISTED))
 		lines.push(`Not expanded: ${r.reason}. It stays folded, with any folds inside it.`, ...(r.next ? [r.next] : []));
-	for (const u of plan.unplaced)
+	if (plan.refused.length > REFUSED_LISTED)
 		lines.push(
-			`Not expanded: fold ${u.id} is not in the context (${u.reason}); /${commandName} peek ${u.id} reads it.`,
+			`And ${plural(plan.refused.length - REFUSED_LISTED, "more fold")} whose source failed its check (/context lists them).`,
 		);
 	if (overflow)
 		lines.push(
-			`The session whole is ~${fmt(overflow.whole)} tokens, more than pi-fold's budget of ~${fmt(overflow.budget)}: Pi's own compaction will summarize the oldest part to make it fit, as it would without pi-fold.`,
+			`The session whole would be about ${fmt(overflow.whole)} tokens, more than pi-fold's limit of ${fmt(overflow.budget)} tokens (as /context shows it): Pi's own compaction will summarize the oldest part to make it fit, as it would without pi-fold.`,
 		);
 	lines.push(
 		"Automatic folding is paused until pi-fold is loaded again (/reload or a restart), so nothing folds before you uninstall it; folds you ask for still work.",
@@ -133,11 +179,15 @@ export function expandAll(runtime: RuntimePort, host: Host): Promise<ActionResul
 		for (const foldId of plan.expand) decide({ kind: "expand", actor: "human", foldId });
 		// Nothing may fold again before the human uninstalls: the ladder and the rescue stop here.
 		runtime.holdAutomatic(`/${runtime.options.commandNames.fold} expand-all asked for the session whole`);
-		const whole = runtime.windowEstimate(host, snap) + plan.growth;
-		const budget = runtime.estimatedBudget(host);
+		// In Pi's tokens against pi-fold's limit, the two figures /context shows.
+		const { overhead, rate } = runtime.calibration;
+		const whole = overhead + (runtime.windowEstimate(host, snap) + plan.growth) * rate;
+		const budget = snap.budget.budgetTokens;
 		const overflow = plan.expand.length > 0 && whole > budget ? { whole, budget } : undefined;
+		const forest = foldCounts(foldForest(snap, sourcePresence(runtime.store(host))), snap.state.expanded);
+		const counts = expandAllCounts(snap, plan, forest.summarized + forest.unreadable);
 		return {
-			text: expandAllText(plan, runtime.options.commandNames.fold, overflow),
+			text: expandAllText(plan, runtime.options.commandNames.fold, counts, overflow),
 			details: {
 				action: "expand-all",
 				expanded: plan.expand,

@@ -317,3 +317,33 @@ describe("pi-fold demo", () => {
 		}
 	});
 });
+
+describe("a bad path, in one plain line", () => {
+	it("names a missing folder, a file given for a folder, and a file that is not a session", () => {
+		const dir = tempDir();
+		const plan = join(dir, "plan.json");
+		writeFileSync(plan, '{\n  "plan": 1\n}\n');
+		const cases: [string[], string, string][] = [
+			[["gc", join(dir, "nowhere")], "gc", `${join(dir, "nowhere")}: no such folder`],
+			[["gc", plan], "gc", `${plan} is a file, not a sessions folder (gc takes the folder that holds pi-fold-store/)`],
+			[
+				["unfold", plan],
+				"unfold",
+				`${plan}: line 1: not a Pi session file: a session file is JSON lines, and this first line is not JSON; nothing was written`,
+			],
+			[
+				["replay", plan, "--window", "30000", "--no-chart"],
+				"replay",
+				`${plan}: line 1: not a Pi session file: a session file is JSON lines, and this first line is not JSON`,
+			],
+		];
+		for (const [args, command, message] of cases) {
+			const r = cli(args);
+			expect(r.code, args.join(" ")).not.toBe(0);
+			expectOneErrorLine(r, command, /./);
+			expect(r.stderr).toBe(`pi-fold: ${command}: ${message}\n`);
+			// No parser's words, no system call names.
+			expect(r.stderr).not.toMatch(/position \d|ENOTDIR|ENOENT|lstat/);
+		}
+	});
+});

@@ -62,7 +62,7 @@ describe("/fold-context expand-all", () => {
 
 		const reply = await slashCommand(h, "/fold-context expand-all");
 		expect(reply).toBe(
-			"Expanding 4 folds. The model sees the original entries after the agent's next turn; undo one with /fold-context refold <fold-id>.\n" +
+			"Expanding 2 folds (4 counting those nested inside). The model sees the original entries after the agent's next turn; undo one with /fold-context refold <fold-id>.\n" +
 				PAUSED,
 		);
 		h.script([callProbes("k"), say("done")]);
@@ -75,12 +75,14 @@ describe("/fold-context expand-all", () => {
 		for (const k of KEYS) expect(JSON.stringify(after.messages)).toContain(probeResultText(k));
 		expect(h.runtime.snapshot(h.host()).state.expanded.size).toBe(4);
 		expect(h.runtime.telemetry.view().counters.unattributedRewrites).toBe(0);
-		// The human's /context says why nothing folds on its own any more.
-		expect(await slashCommand(h, "/context")).toContain(
-			"Automatic folding is paused: /fold-context expand-all asked for the session whole",
-		);
+		// The human's /context says why nothing folds on its own any more; it and the footer count the
+		// folds as the reply did, and say they are expanded.
+		const context = await slashCommand(h, "/context");
+		expect(context).toContain("Automatic folding is paused: /fold-context expand-all asked for the session whole");
+		expect(context).toMatch(/^Folds: 2 in the window \(2 expanded\) · 4 counting those nested inside$/m);
+		expect(h.ui.statuses.get("pi-fold")).toBe("pi-fold: 2 folds, 2 expanded");
 		expect(await slashCommand(h, "/fold-context expand-all")).toBe(
-			`Nothing to expand: all 4 folds on this branch are already expanded.\n${PAUSED}`,
+			`Nothing to expand: all 2 folds (4 counting those nested inside) on this branch are already expanded.\n${PAUSED}`,
 		);
 	});
 
@@ -129,10 +131,14 @@ describe("/fold-context expand-all under cost scheduling", () => {
 		h.script(Array.from({ length: 64 }, () => step));
 		await h.run("go");
 		const folds = h.runtime.snapshot(h.host()).state.folds.size;
+		const top = h.runtime.snapshot(h.host()).lattice.roots.length;
 		expect(folds).toBeGreaterThan(0);
 		expect(placeholders(h.requests.at(-1) as RecordedRequest).length).toBeGreaterThan(0);
 		const reply = await slashCommand(h, "/fold-context expand-all");
-		expect(reply).toMatch(new RegExp(`^Expanding ${folds} folds?\\. `));
+		// Counted as /context counts them: the top-level folds, every fold beside when some are nested.
+		expect(reply).toMatch(
+			new RegExp(`^Expanding ${top} folds?${folds > top ? ` \\(${folds} counting those nested inside\\)` : ""}\\. `),
+		);
 		after = true;
 		await h.run("go on");
 		const last = h.requests.at(-1) as RecordedRequest;

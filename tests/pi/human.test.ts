@@ -74,9 +74,9 @@ describe("/context for the human", () => {
 			" Folds: 2 in the window",
 			" Last commit: #2 at the end of a turn: folded 1 round of tool calls",
 			" Folds, oldest first:",
-			"   fXXXXXXXXXXXXXXXX · messages · 4 entries · 2.3 kB · collapsed",
+			"   fXXXXXXXXXXXXXXXX · messages · 4 entries · ~292 tokens · collapsed",
 			'     "The first two probes returned filler text"',
-			"   fXXXXXXXXXXXXXXXX · tool calls · 2 entries · 1.2 kB · collapsed",
+			"   fXXXXXXXXXXXXXXXX · tool calls · 2 entries · ~146 tokens · collapsed",
 			'     "probe called. 1 tool result, 549 chars"',
 			" Read one: /fold-context peek <id> · restore it: /fold-context expand <id>",
 			" More: /context details · /context tree · /context entries",
@@ -92,7 +92,8 @@ describe("/context for the human", () => {
 		const where = resolveStoreDir({ sessionDir: dir, sessionId: id, storeDirName: h.runtime.names.storeDirName });
 		const store = rendered(`Exact originals of the folds are kept in ${where}`);
 		// The store's figures depend on how many folds the run made; the line's wording does not.
-		const storeFigures = (l: string) => l.replace(/[\d.]+ KiB/g, "N KiB").replace(/\d+ blobs/, "N blobs");
+		const storeFigures = (l: string) =>
+			/^ (Fold store|folds: )/.test(l) ? l.replace(/~[\d,]+ tokens/g, "~N tokens").replace(/\d+ blobs/, "N blobs") : l;
 		expect(rendered(await slashCommand(h, "/context details")).map(storeFigures)).toEqual([
 			` Context window: ${footerFigure(h)}, as in Pi's footer`,
 			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
@@ -106,7 +107,8 @@ describe("/context for the human", () => {
 			"   0 repeated it exactly; 2 changed earlier messages, the prompt or the tools",
 			"   0 of those changes no commit or compaction explains (should be 0)",
 			"   0 missed the provider's cache with nothing changed (the provider's doing)",
-			" Fold store: N KiB in N blobs (each once); this session's folds: N KiB",
+			" Fold store: originals of ~N tokens in N blobs (each once); this session's",
+			" folds: ~N tokens",
 			...store,
 			" Back to the summary: /context · settings: /fold-context config",
 		]);
@@ -114,25 +116,25 @@ describe("/context for the human", () => {
 
 	it("lists the unfolded entries with the ids /fold-context fold takes, and those ids fold", async () => {
 		const text = await slashCommand(h, "/context entries");
-		// Character counts of tool batches depend on usage numbers; the layout does not.
-		expect(rendered(text).map((l) => l.replace(/[\d,]+ chars/, "N chars"))).toEqual([
+		// Token counts of tool batches depend on usage numbers; the layout does not.
+		expect(rendered(text).map((l) => l.replace(/~[\d,]+ tokens/, "~N tokens"))).toEqual([
 			` Context window: ${footerFigure(h)}, as in Pi's footer`,
 			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
 			" Folds: 2 in the window",
 			" Last commit: #2 at the end of a turn: folded 1 round of tool calls",
 			" Unfolded entries, oldest first; recent ones stay raw:",
 			'   eeeeeeee           you: "go" (recent)',
-			"   eeeeeeee..eeeeeeee tool calls: probe, N chars",
-			"   eeeeeeee..eeeeeeee tool calls: probe, N chars (recent)",
-			"   eeeeeeee..eeeeeeee tool calls: probe, N chars (recent)",
-			"   eeeeeeee..eeeeeeee tool calls: probe, N chars (recent)",
-			"   eeeeeeee..eeeeeeee tool calls: active_context, N chars (recent)",
-			"   eeeeeeee..eeeeeeee tool calls: active_context, N chars (recent)",
+			"   eeeeeeee..eeeeeeee tool calls: probe, ~N tokens",
+			"   eeeeeeee..eeeeeeee tool calls: probe, ~N tokens (recent)",
+			"   eeeeeeee..eeeeeeee tool calls: probe, ~N tokens (recent)",
+			"   eeeeeeee..eeeeeeee tool calls: probe, ~N tokens (recent)",
+			"   eeeeeeee..eeeeeeee tool calls: active_context, ~N tokens (recent)",
+			"   eeeeeeee..eeeeeeee tool calls: active_context, ~N tokens (recent)",
 			'   eeeeeeee           assistant: "done" (recent)',
 			" Fold some of them: /fold-context fold <first-id> <last-id> [brief]",
 		]);
 		const [first, last] =
-			/\n {2}([0-9a-f]{8})\.\.([0-9a-f]{8}) tool calls: probe, [\d,]+ chars\n/.exec(text)?.slice(1) ?? [];
+			/\n {2}([0-9a-f]{8})\.\.([0-9a-f]{8}) tool calls: probe, ~[\d,]+ tokens\n/.exec(text)?.slice(1) ?? [];
 		expect(await slashCommand(h, `/fold-context fold ${first} ${last} The fourth probe`)).toMatch(
 			/^Folded f[0-9a-f]{16} \(tool calls, 2 entries .*the model sees it after the agent's next turn/,
 		);
@@ -203,7 +205,7 @@ describe("a commit, as the human sees it", () => {
 		expect(commits.some((n) => n.message.includes("; forced: the window reached its budget;"))).toBe(true);
 		for (const n of commits)
 			expect(n.message).toMatch(
-				/^pi-fold folded [^;]+, ~[\d,]+ tokens freed(; forced: [^;]+)?; rewrites ~[\d,]+ tokens, frees ~[\d,]+ tokens from each later request, (pays back in \d+ requests?|costs nothing extra) at assumed prices \(\$5 \/ \$30 \/ \$0\.50 per M: the model states none\)\. \/context lists the folds\.$/,
+				/^pi-fold folded [^;]+, ~[\d,]+ tokens freed(; forced: [^;]+)?; rewrites ~[\d,]+ tokens, (pays back in \d+ requests?|costs nothing extra) at assumed prices \(\$5 \/ \$30 \/ \$0\.50 per M: the model states none\)\. \/context lists the folds\.$/,
 			);
 		expect(await slashCommand(h, "/context details")).toContain(
 			"\nScheduling: cost (marks land together when that is cheaper than waiting)\n",

@@ -117,7 +117,7 @@ describe("a callback option that throws", () => {
 		});
 		h.script([callTool({ action: "status" }), say("done")]);
 		await h.run("go");
-		expect(toolTexts(h).at(-1)).toMatch(/^Folds: 0/);
+		expect(toolTexts(h).at(-1)).toMatch(/^Folds: none yet · /);
 		expect(optionNotices(h, since, "setProjectionProvider")).toEqual([
 			"[pi-fold] pi-fold option setProjectionProvider threw: no projection today; the host has no projection provider",
 		]);

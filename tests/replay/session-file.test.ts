@@ -73,7 +73,9 @@ describe("bad input", () => {
 		expect(errorOf('{"hello":"world"}\n')).toMatch(
 			/^line 1: not a Pi session file: the first line must be a session header/,
 		);
-		expect(errorOf("just text\n")).toMatch(/^line 1: not valid JSON/);
+		expect(errorOf("just text\n")).toBe(
+			"line 1: not a Pi session file: a session file is JSON lines, and this first line is not JSON",
+		);
 		expect(errorOf("")).toBe("line 1: the file is empty: not a Pi session file");
 	});
 

@@ -47,6 +47,7 @@ describe("expand-all on the simulator, with the fold store emptied", () => {
 		await boundary();
 		// Cost scheduling's ladder folds more of its own.
 		const folds = runtime.snapshot(host).lattice.folds.size;
+		const top = runtime.snapshot(host).lattice.roots.length;
 		expect(folds).toBeGreaterThanOrEqual(3);
 		expect(placeholders(session.llmMessages()).length).toBeGreaterThan(0);
 		emptyStore();
@@ -55,7 +56,7 @@ describe("expand-all on the simulator, with the fold store emptied", () => {
 		// Under cost scheduling a fold may still wait as a mark: withdrawn, so nothing folds later.
 		expect("text" in reply && reply.text).toMatch(
 			new RegExp(
-				`^Expanding ${folds} folds(; withdrew \\d+ pending marks? \\(not yet folded in the window\\))?\\. The model sees`,
+				`^Expanding ${top} folds? \\(${folds} counting those nested inside\\)(; withdrew \\d+ pending marks? \\(not yet folded in the window\\))?\\. The model sees`,
 			),
 		);
 		await boundary();
@@ -88,7 +89,7 @@ describe("expand-all on the simulator, with the fold store emptied", () => {
 		const reply = await runFoldCommand(runtime, host, "expand-all");
 		expect(reply).toMatchObject({ level: "warning" });
 		expect("text" in reply && reply.text).toMatch(
-			/\nThe session whole is ~[\d,]+ tokens, more than pi-fold's budget of ~[\d,]+: Pi's own compaction will summarize the oldest part to make it fit, as it would without pi-fold\.\nAutomatic folding is paused/,
+			/\nThe session whole would be about [\d,]+ tokens, more than pi-fold's limit of [\d,]+ tokens \(as \/context shows it\): Pi's own compaction will summarize the oldest part to make it fit, as it would without pi-fold\.\nAutomatic folding is paused/,
 		);
 	});
 });

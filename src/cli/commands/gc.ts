@@ -5,7 +5,7 @@
 // the unreferenced blobs older than the retention are removed (src/store/gc.ts). Exit 0 done, 1 when
 // what stays has a problem, 2 bad usage (including a DIR with no store). Does its own I/O (stdout).
 
-import { lstatSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type CommandSpec, parseCommandLine, renderUsage, UsageError } from "../../args/index.ts";
 import { plural } from "../../common/index.ts";
@@ -66,6 +66,10 @@ export async function main(argv: string[]): Promise<number> {
 	const { flags } = parsed;
 	const [dir = ".", extra] = parsed.operands;
 	if (extra !== undefined) throw new UsageError(`one sessions folder expected, also got ${JSON.stringify(extra)}`);
+	const folder = statSync(dir, { throwIfNoEntry: false });
+	if (!folder) throw new UsageError(`${dir}: no such folder`);
+	if (!folder.isDirectory())
+		throw new UsageError(`${dir} is a file, not a sessions folder (gc takes the folder that holds ${flags.store}/)`);
 	const storeDir = join(dir, flags.store);
 	if (!lstatSync(storeDir, { throwIfNoEntry: false })?.isDirectory())
 		throw new UsageError(`${dir} has no fold store (no ${flags.store}/ folder)`);

@@ -1,6 +1,7 @@
 // The peek action: one fold's exact, SHA-256-verified source as a tool result, at any depth
 // (ancestors stay collapsed), in a bounded slice on UTF-8 boundaries with the next offset, trimmed
-// when the window has no room for all it asked (admission.ts). The
+// when the window has no room for all it asked (admission.ts; the agent's peek only: a person's is
+// shown, never sent, so it reads all it asks for). The
 // source must be the fold's own (bound-source.ts: its entries are the fold's leaves and hash to its
 // id), checked once per fold before the first slice. It records nothing and never edits the window.
 // The fold store does the verified read; when it has no blob, the source is rebuilt from the
@@ -34,7 +35,9 @@ export async function peekAction(
 	if (!fold) return refuse("peek", `no fold ${args.id} on this branch`);
 	const offset = args.offset ?? 0;
 	const asked = args.bytes ?? PEEK_DEFAULT_BYTES;
-	const want = admittedPeekBytes(input, snap, asked);
+	// A person's peek is only shown, never sent to the model: the window's room does not bound it.
+	const human = input.actor === "human";
+	const want = human ? asked : admittedPeekBytes(input, snap, asked);
 	if (offset > fold.sourceBytes)
 		return refuse("peek", `offset ${offset} is past the end of fold ${args.id} (${fold.sourceBytes} bytes)`);
 	let slice: Awaited<ReturnType<typeof readBoundSlice>>;
@@ -50,7 +53,6 @@ export async function peekAction(
 			? ` · trimmed to ${want.toLocaleString("en-US")} of the ${asked.toLocaleString("en-US")} bytes asked: the window has no room for more`
 			: "";
 	const rebuilt = slice.from === "session" ? " (rebuilt from the session's entries: the fold store has no copy)" : "";
-	const human = input.actor === "human";
 	const head = human
 		? `Fold ${args.id}, bytes ${fmt(slice.start)}-${fmt(slice.end)} of ${fmt(slice.totalBytes)}, exact original (SHA-256 verified)${rebuilt}${stale.note}${trimmed}:`
 		: `[peek ${args.id} · bytes ${slice.start}-${slice.end} of ${slice.totalBytes} · sha256 ${fold.sourceSha256.slice(0, 16)}… verified${rebuilt} · one JSON line per entry${stale.note}${trimmed}]`;

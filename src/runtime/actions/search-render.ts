@@ -9,6 +9,7 @@
 import type { FileState } from "../../store/index.ts";
 import { staleNote } from "../stale.ts";
 import type { SearchNotes } from "./search-notes.ts";
+import { displayText, plainExcerpt } from "./search-plain.ts";
 import { type PlacedHit, SEARCH_MAX_HITS, type SearchArgs, type SearchFindings } from "./search-types.ts";
 import type { ActionResult } from "./shared.ts";
 import { PEEK_MAX_BYTES } from "./tool-schema.ts";
@@ -21,21 +22,6 @@ export const SEARCH_PEEK_BYTES = 1_000;
 /** Excerpt characters per hit never go below this when a full page is shortened to fit. */
 const EXCERPT_FLOOR = 40;
 
-/** Control characters (a decoded \u0001, say) shown as spaces. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-
-const ESCAPES: Record<string, string> = { n: "⏎", t: " ", r: "", b: "", f: "", '"': '"', "\\": "\\", "/": "/" };
-
-/** A JSON string fragment as readable text: escapes decoded, newlines shown as ⏎, controls as spaces. */
-export function displayText(raw: string): string {
-	return raw
-		.replace(/\\(u[0-9a-fA-F]{4}|["\\/bfnrt])/g, (_, e: string) =>
-			e.length === 5 ? String.fromCharCode(Number.parseInt(e.slice(1), 16)) : (ESCAPES[e] ?? ""),
-		)
-		.replace(CONTROL, " ");
-}
-
 /** `text` cut to at most `n` characters from the end (left) or the start (right), never inside a surrogate pair. */
 function clip(text: string, n: number, side: "left" | "right"): string {
 	if (text.length <= n) return text;
@@ -47,7 +33,7 @@ function clip(text: string, n: number, side: "left" | "right"): string {
 
 /** How the reader asks for a peek and the next page: the agent in the tool's JSON, a person as slash commands. */
 export interface SearchAsk {
-	/** A person reads it: a plain header, excerpts without the JSON's keys and punctuation. */
+	/** A person reads it: a plain header, excerpts as the text the entries hold (search-plain.ts). */
 	readonly person: boolean;
 	readonly peek: (id: string, offset: number, bytes: number) => string;
 	readonly next: (args: SearchArgs & { limit: number; page: number }) => string;
@@ -105,22 +91,14 @@ function blockOf(
 	return { head, rest, before: h.hit.before, match: h.hit.match, after: h.hit.after };
 }
 
-/** A fragment of a source's JSON line as a person reads it: the keys, quotes and brackets dropped. */
-function plainText(raw: string): string {
-	return displayText(raw)
-		.replace(/"(\w+)":/g, " ")
-		.replace(/[{}[\]"]+/g, " ")
-		.replace(/\s*,\s*/g, " ")
-		.replace(/\s+/g, " ");
-}
-
 function excerpt(b: Block, budget: number, person: boolean): { text: string; bytes: number } {
 	const match = clip(b.match, Math.max(EXCERPT_FLOOR / 2, Math.floor(budget / 2)), "right");
 	const side = Math.max(0, Math.floor((budget - match.length) / 2));
 	const before = clip(b.before, side, "left");
 	const after = clip(b.after, side, "right");
-	const show = person ? plainText : displayText;
-	const text = `   …${show(before)}«${show(match)}»${show(after)}…`;
+	const text = person
+		? `   …${plainExcerpt(before, match, after)}…`
+		: `   …${displayText(before)}«${displayText(match)}»${displayText(after)}…`;
 	return { text, bytes: Buffer.byteLength(before + match + after) };
 }
 

@@ -4,4 +4,12 @@
 
 export { type CommitBody, type EditPlan, planEdits } from "./edit-plan.ts";
 export { type CommitDeps, type CommitOutcome, runCommit } from "./pipeline.ts";
-export { arithmetic, FORCE_WORDS, RECEIPT_MAX_CHARS, receiptText, receiptType, whoseFolds } from "./receipt.ts";
+export {
+	arithmetic,
+	FORCE_WORDS,
+	freedFigure,
+	RECEIPT_MAX_CHARS,
+	receiptText,
+	receiptType,
+	whoseFolds,
+} from "./receipt.ts";

@@ -40,7 +40,8 @@ function list(ids: readonly string[], room: number): string {
 /**
  * A commit's predicted arithmetic in one clause: the rewrite, the saving per request, the break-even.
  * In dollars only at prices the model or the settings give; at assumed prices (no model prices), in
- * tokens, saying that the break-even rests on assumed prices.
+ * tokens, saying that the break-even rests on assumed prices. The tokens freed are not repeated here:
+ * the line that carries this clause states them once ({@link freedFigure}).
  */
 export function arithmetic(p: NonNullable<CommitBody["prediction"]>, assumedPrices = false): string {
 	const usd = (x: number) => `$${x < 0.01 ? x.toFixed(4) : x.toFixed(2)}`;
@@ -52,8 +53,16 @@ export function arithmetic(p: NonNullable<CommitBody["prediction"]>, assumedPric
 				: `pays back in ${p.breakEvenRequests} ${nounFor(p.breakEvenRequests, "request")}`;
 	const tokens = (n: number) => `~${n.toLocaleString("en-US")} tokens`;
 	if (assumedPrices)
-		return `rewrites ${tokens(p.rewriteTokens)}, frees ${tokens(p.freedTokens)} from each later request, ${back} at assumed prices (${ASSUMED_PRICES_TEXT}: the model states none)`;
+		return `rewrites ${tokens(p.rewriteTokens)}, ${back} at assumed prices (${ASSUMED_PRICES_TEXT}: the model states none)`;
 	return `rewrites ${tokens(p.rewriteTokens)} (${usd(p.rewriteUsd)} over cache reads), saves ${usd(p.savingPerRequestUsd)} a request, ${back}`;
+}
+
+/**
+ * The one freed figure a commit's line states: the prediction's (in the provider's tokens, what
+ * Pi's footer and /context count) when the commit was priced, else the scheduler's estimate.
+ */
+export function freedFigure(prediction: { readonly freedTokens: number } | undefined | null, estimate: number): number {
+	return prediction && prediction.freedTokens > 0 ? prediction.freedTokens : estimate;
 }
 
 /** What forced a commit, in the words of its receipt and its TUI line. */
@@ -99,7 +108,8 @@ export function receiptText(
 	const parts = [`[${brandNoun} commit #${body.seq}, ${RECEIPT_NOTICE}: folded ${body.applied.length}`];
 	const whose = whoseFolds(body, originOf);
 	if (whose.length > 0) parts.push(` (${whose.join(", ")})`);
-	if (freedTokens > 0) parts.push(`, ~${Math.round(freedTokens).toLocaleString("en-US")} tokens freed`);
+	const freed = freedFigure(body.prediction, freedTokens);
+	if (freed > 0) parts.push(`, ~${Math.round(freed).toLocaleString("en-US")} tokens freed`);
 	if (body.force) parts.push(`; ${FORCE_WORDS[body.force]}`);
 	if (body.prediction) parts.push(`; ${arithmetic(body.prediction, assumedPrices)}`);
 	const head = parts.join("");

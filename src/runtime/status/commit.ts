@@ -6,7 +6,7 @@
 import { nounFor } from "../../common/index.ts";
 import type { FoldKind } from "../../lattice/index.ts";
 import { PLACEHOLDER_TOKENS_ESTIMATE, requestMessageTokens, type Snapshot } from "../../policy/index.ts";
-import { arithmetic, type CommitBody, FORCE_WORDS } from "../commit/index.ts";
+import { arithmetic, type CommitBody, FORCE_WORDS, freedFigure } from "../commit/index.ts";
 import type { CommitNote } from "../telemetry.ts";
 import { KIND_COUNTED } from "./words.ts";
 
@@ -25,6 +25,8 @@ interface CommitFacts {
 	readonly cost: string | null;
 	/** What forced the commit, in words ("forced: the window reached its budget"), or null. */
 	readonly force: string | null;
+	/** Model-written briefs of this commit's folds that were not used (refused or failed), and the last why. */
+	readonly briefsReplaced?: { readonly count: number; readonly reason: string | null } | undefined;
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -87,7 +89,7 @@ export function commitFacts(note: CommitNote, snap: Snapshot, body?: CommitBody,
 		folded: applied.size,
 		kinds,
 		restored: body?.edits.filter((e) => e.action === "restore").length ?? 0,
-		freedTokens: note.freedTokens > 0 ? note.freedTokens : estimateFreed(snap, applied),
+		freedTokens: note.freedTokens > 0 ? freedFigure(note.prediction, note.freedTokens) : estimateFreed(snap, applied),
 		cost: costText(note, assumedPrices),
 		force: note.force ? FORCE_WORDS[note.force] : null,
 	};
@@ -103,9 +105,30 @@ export function commitClause(f: CommitFacts): string {
 	return parts.join(", ");
 }
 
+/** A summarizer's fallback reason ("summarizer brief refused: it repeated ...") in a person's words. */
+function replacedWhy(reason: string | null): string {
+	if (!reason) return "";
+	const refused = /^summarizer brief refused: (.*)$/.exec(reason);
+	if (refused) return ` (refused: ${refused[1]})`;
+	const failed = /^summarizer failed: (.*)$/.exec(reason);
+	if (failed) return ` (the request failed: ${failed[1]})`;
+	return ` (${reason.replace(/^summarizer /, "the model ")})`;
+}
+
+/** The clause saying a commit's folds keep pi-fold's own brief instead of the model's, or "". */
+export function replacedClause(f: Pick<CommitFacts, "briefsReplaced">): string {
+	const r = f.briefsReplaced;
+	if (!r || r.count <= 0) return "";
+	const which =
+		r.count === 1
+			? "the model's brief for 1 fold was not used"
+			: `the model's briefs for ${r.count} folds were not used`;
+	return `; ${which}${replacedWhy(r.reason)}, so pi-fold wrote ${r.count === 1 ? "that brief" : "those briefs"} from the span itself`;
+}
+
 /** The one-line TUI notice of a commit that just landed. */
 export function commitNotice(f: CommitFacts, statusCommand: string): string {
 	const force = f.force ? `; ${f.force}` : "";
 	const cost = f.cost ? `; ${f.cost}` : "";
-	return `pi-fold ${commitClause(f)}${force}${cost}. /${statusCommand} lists the folds.`;
+	return `pi-fold ${commitClause(f)}${force}${cost}${replacedClause(f)}. /${statusCommand} lists the folds.`;
 }

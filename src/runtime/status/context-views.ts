@@ -3,12 +3,13 @@
 // window, summarized by Pi and still readable, or unreadable, with those nested inside beside them;
 // the last commit and what it freed, from its record after a reload), then one page of a
 // listing (the top-level folds, the whole fold tree, or the unfolded entries with the ids a fold
-// names), then the slash commands that act on it. Lines fit an 80-column terminal. The scheduler,
+// names), then the slash commands that act on it. Every size is in estimated tokens, the unit of
+// the window figure above it. Lines fit an 80-column terminal. The scheduler,
 // observer and cache details are details.ts. Pure over the status model.
 
 import { plural } from "../../common/index.ts";
 import type { PlacedFold } from "../../lattice/index.ts";
-import type { Snapshot } from "../../policy/index.ts";
+import { requestMessageTokens, type Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
 import { oneLineExcerpt } from "../actions/shared.ts";
 import type { CommitBody } from "../commit/index.ts";
@@ -16,7 +17,7 @@ import { type FoldCounts, foldCounts, type SummarizedFold } from "../fold-forest
 import type { CommitNote } from "../telemetry.ts";
 import { commitClause, commitFacts } from "./commit.ts";
 import type { StatusModel } from "./model.ts";
-import { kindLabel } from "./words.ts";
+import { foldsClause, kindLabel } from "./words.ts";
 
 /** The views of `/context`: the summary, every fold nested, the unfolded entries, the details. */
 export const CONTEXT_VIEWS = ["summary", "tree", "entries", "details"] as const;
@@ -37,11 +38,17 @@ export const VIEW_WIDTH = 78;
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
-/** Bytes as the human reads them. */
-function size(bytes: number): string {
-	if (bytes < 1000) return `${bytes} B`;
-	if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
-	return `${(bytes / 1_000_000).toFixed(1)} MB`;
+/** Bytes of a fold's stored source per token, for a fold whose entries are no longer in the window. */
+const SOURCE_BYTES_PER_TOKEN = 4;
+
+/** A size as the person reads every size: estimated tokens. */
+function tokens(n: number): string {
+	return `~${fmt(n)} ${n === 1 ? "token" : "tokens"}`;
+}
+
+/** Estimated tokens of `entries` of the transcript, as the window counts them. */
+function entriesTokens(snap: Snapshot, start: number, end: number): number {
+	return requestMessageTokens(snap.view.transcript.slice(start, end).map((e) => e.message));
 }
 
 /** The window line: Pi's own figure when Pi supplied it, else the estimate, said so. */
@@ -61,18 +68,6 @@ export function budgetLine(m: StatusModel): string {
 	if (b.totalWindowSource === "providerTotalWindow")
 		return `pi-fold's limit: ${fmt(b.budgetTokens)} tokens (providerTotalWindow ${fmt(b.totalWindow)}), ${reply}`;
 	return `pi-fold's limit: ${fmt(b.budgetTokens)} tokens (${((b.budgetTokens / m.usage.window) * 100).toFixed(1)}%), ${reply}`;
-}
-
-/** What the folds amount to, counted as the listing and the footer count them (fold-forest.ts foldCounts). */
-function foldsClause(c: FoldCounts): string {
-	const parts = [
-		...(c.inWindow > 0 ? [`${c.inWindow} in the window${c.expanded > 0 ? ` (${c.expanded} expanded)` : ""}`] : []),
-		...(c.summarized > 0 ? [`${c.summarized} summarized by Pi, still readable`] : []),
-		...(c.unreadable > 0 ? [`${c.unreadable} unreadable`] : []),
-	];
-	const listed = c.inWindow + c.summarized + c.unreadable;
-	const nested = c.all > listed ? ` · ${c.all} counting those nested inside` : "";
-	return `${parts.join(", ")}${nested}`;
 }
 
 /** The folds line of the headline: the top-level folds the listing shows, nested ones beside them. */
@@ -129,7 +124,7 @@ function stateOf(snap: Snapshot, fold: PlacedFold): string {
 function foldLines(snap: Snapshot, fold: PlacedFold, indent: boolean): string[] {
 	const pad = indent ? "  ".repeat(fold.depth) : "";
 	const r = fold.record;
-	const head = `  ${pad}${r.id} · ${kindLabel(r.kind)} · ${plural(r.leafIds.length, "entry", "entries")} · ${size(r.sourceBytes)} · ${stateOf(snap, fold)}`;
+	const head = `  ${pad}${r.id} · ${kindLabel(r.kind)} · ${plural(r.leafIds.length, "entry", "entries")} · ${tokens(entriesTokens(snap, fold.start, fold.end))} · ${stateOf(snap, fold)}`;
 	return [head, `  ${pad}  "${oneLineExcerpt(r.brief, VIEW_WIDTH - pad.length - 6)}"`];
 }
 
@@ -137,7 +132,7 @@ function foldLines(snap: Snapshot, fold: PlacedFold, indent: boolean): string[] 
 function summarizedLines(fold: SummarizedFold, indent: boolean): string[] {
 	const pad = indent ? "  ".repeat(fold.depth) : "";
 	const r = fold.record;
-	const head = `  ${pad}${r.id} · ${kindLabel(r.kind)} · ${plural(r.leafIds.length, "entry", "entries")} · ${size(r.sourceBytes)} · summarized by Pi`;
+	const head = `  ${pad}${r.id} · ${kindLabel(r.kind)} · ${plural(r.leafIds.length, "entry", "entries")} · ${tokens(Math.ceil(r.sourceBytes / SOURCE_BYTES_PER_TOKEN))} · summarized by Pi`;
 	return [head, `  ${pad}  still readable: "${oneLineExcerpt(r.brief, VIEW_WIDTH - pad.length - 22)}"`];
 }
 
@@ -162,7 +157,7 @@ function entryLines(snap: Snapshot): string[] {
 		const who = UNIT_WORDS[unit.kind] ?? unit.kind;
 		const what =
 			unit.kind === "toolBatch"
-				? `${unit.toolNames.join(", ")}${unit.complete ? "" : " (running)"}, ${plural(unit.chars, "char")}`
+				? `${unit.toolNames.join(", ")}${unit.complete ? "" : " (running)"}, ${tokens(entriesTokens(snap, unit.start, unit.end))}`
 				: `"${oneLineExcerpt(contentText(snap.view.transcript[unit.start]?.message.content), 40)}"`;
 		out.push(`  ${span.padEnd(18)} ${who}: ${what}${recent}`);
 	}
@@ -227,12 +222,14 @@ export function renderContext(
 
 /**
  * The compact footer item: the top-level folds, counted as /context's headline counts them (those
- * Pi's compaction summarized among them, said so), and marks waiting to fold. No percentage: Pi's own
+ * Pi's compaction summarized among them, and those expanded, said so), and marks waiting to fold. No percentage: Pi's own
  * footer shows the window's, refreshed as it changes, and a second figure could only lag behind it.
  */
 export function footerText(counts: FoldCounts | null, marks: number): string {
 	const n = counts ? counts.inWindow + counts.summarized + counts.unreadable : 0;
 	const bypi = counts && counts.summarized > 0 ? ` (${counts.summarized} summarized by Pi)` : "";
+	// As /context's headline says it: how many of those in the window are expanded (after expand-all, all).
+	const expanded = counts && counts.expanded > 0 ? `, ${counts.expanded} expanded` : "";
 	const marked = marks > 0 ? `, ${marks} marked` : "";
-	return `pi-fold: ${n === 0 ? "no folds" : plural(n, "fold")}${bypi}${marked}`;
+	return `pi-fold: ${n === 0 ? "no folds" : plural(n, "fold")}${bypi}${expanded}${marked}`;
 }

@@ -10,8 +10,9 @@ import type { Snapshot } from "../../policy/index.ts";
 import { contentText } from "../../transcript/index.ts";
 import { estimateTokens } from "../../wasm/index.ts";
 import { oneLineExcerpt } from "../actions/shared.ts";
-import type { SummarizedFold } from "../fold-forest.ts";
+import { foldCounts, type SummarizedFold } from "../fold-forest.ts";
 import type { StatusModel } from "./model.ts";
+import { foldsClause } from "./words.ts";
 
 /** Fold lines per status page. */
 const STATUS_PAGE_SIZE = 25;
@@ -36,7 +37,8 @@ function headline(m: StatusModel): string[] {
 			? `unknown until the next response, of the model's ${fmt(u.window)}-token window`
 			: `${fmt(u.tokens)} tokens = ${u.percent.toFixed(1)}% of the model's ${fmt(u.window)}-token window (${u.fromHost ? "Pi's context usage, as its footer shows" : m.occupancy.source})`;
 	const lines = [
-		`Folds: ${m.forest.total} · in the window ${m.folds.length} (${m.collapsed} collapsed, ${m.folds.length - m.collapsed} expanded; ${snap.lattice.roots.length} top-level) · summarized by Pi, still readable ${m.forest.summarized.length} · unreadable ${m.forest.unreadable.length} · pending marks: ${snap.state.pendingMarks.size} (${m.scheduling.mode} scheduling)`,
+		// Folds counted as /context and the footer count them: the top-level ones, nested ones beside.
+		`Folds: ${m.forest.total === 0 ? "none yet" : foldsClause(foldCounts(m.forest, snap.state.expanded))} · pending marks: ${snap.state.pendingMarks.size} (${m.scheduling.mode} scheduling)`,
 		`Window: ${used} · serving budget ${fmt(budget.budgetTokens)} tokens (total ${fmt(budget.totalWindow)} from ${budget.totalWindowSource} − output reservation ${fmt(budget.outputReservation)})`,
 		`Requests ${t.baseline} (system prompt, tools and messages digested): ${c.requests} · pure appends ${c.appends} · identical ${c.identical} · rewrites ${c.rewrites} (unattributed ${c.unattributedRewrites}) · provider-side cache misses ${c.providerCacheMisses}`,
 	];

@@ -231,10 +231,10 @@ describe("marking finished stages", () => {
 
 describe("pi-fold's brief requests", () => {
 	const span = [
-		'--- assistant e1\n[{"type":"toolCall","id":"c1","name":"repo_stage","arguments":{"stage":7}}]',
-		'--- toolResult e2 (repo_stage)\n[{"type":"text","text":"# Stage 7 of 64\\nReceipt for stage 7: R7-ABCDEFGH\\nKey for stage 8: K8-X"}]',
-		'--- assistant e3\n[{"type":"toolCall","id":"c2","name":"read","arguments":{"path":"a/b.js"}}]',
-	].join("\n");
+		"Assistant ran repo_stage(stage=7)",
+		"Tool result (repo_stage):\n# Stage 7 of 64\nReceipt for stage 7: R7-ABCDEFGH\nKey for stage 8: K8-X",
+		'Assistant ran read(path="a/b.js")',
+	].join("\n\n");
 	const request: Message[] = [system(SUMMARY_SYSTEM_PROMPT), user(span)];
 
 	it("are recognised by pi-fold's brief system prompt", () => {
@@ -247,9 +247,7 @@ describe("pi-fold's brief requests", () => {
 		expect(brief).toContain("Stage 7 of 64");
 		expect(brief).toContain("Receipt for stage 7: R7-ABCDEFGH");
 		expect(brief).toContain("a/b.js");
-		const many = Array.from({ length: 200 }, (_, i) => `"name":"read","arguments":{"path":"dir/file-${i}.js"}`).join(
-			"\n",
-		);
+		const many = Array.from({ length: 200 }, (_, i) => `Assistant ran read(path="dir/file-${i}.js")`).join("\n\n");
 		expect(writeBrief([system(SUMMARY_SYSTEM_PROMPT), user(many)]).length).toBeLessThanOrEqual(1_200);
 	});
 

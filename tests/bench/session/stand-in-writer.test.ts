@@ -7,7 +7,11 @@ import { describe, expect, it } from "vitest";
 import { writeBrief } from "../../../bench/session/brief-writer.ts";
 import { summarize } from "../../../bench/session/compaction-summarizer.ts";
 import { WRITER_MAX_CHARS } from "../../../bench/session/stand-in-writer.ts";
-import { SUMMARY_SYSTEM_PROMPT } from "../../../src/briefs/summarizer.ts";
+import { textOf } from "../../../bench/session/window-view.ts";
+import { spanTranscript } from "../../../src/briefs/span-transcript.ts";
+import { SUMMARY_INPUT_MAX_CHARS, SUMMARY_SYSTEM_PROMPT } from "../../../src/briefs/summarizer.ts";
+import { writtenBriefProblem } from "../../../src/briefs/written-check.ts";
+import type { TranscriptEntry } from "../../../src/transcript/index.ts";
 import { system, user } from "./messages.ts";
 
 const FILE_TEXT = "export function a() {}\nexport const b = 1;\n// three\n";
@@ -52,35 +56,41 @@ function piRequest(steps: Step[]): Message[] {
 	];
 }
 
-/** pi-fold's brief request for the same steps: every entry as JSON, the span whole. */
+/** pi-fold's brief request for the same steps: the span as pi-fold renders it (a readable transcript), whole. */
 function pifoldRequest(steps: Step[]): Message[] {
 	let n = 0;
-	const entry = (role: string, content: unknown, tool?: string) =>
-		`--- ${role} e${++n}${tool ? ` (${tool})` : ""}\n${JSON.stringify(content)}\n`;
-	let out = "";
+	const entry = (role: string, content: unknown, toolName?: string): TranscriptEntry => ({
+		id: `e${++n}`,
+		message: { role, content, ...(toolName ? { toolName } : {}) },
+	});
+	const entries: TranscriptEntry[] = [];
 	for (const s of steps) {
 		const args = { stage: s.stage, key: `K${s.stage}-AAAAAA`, ...(s.note ? { note: s.note } : {}) };
-		out += entry("assistant", [{ type: "toolCall", id: `c${n}`, name: "repo_stage", arguments: args }]);
-		out += entry(
-			"toolResult",
-			[
-				{
-					type: "text",
-					text: stageResult(
-						s.stage,
-						s.files.map((f) => f.path),
-					),
-				},
-			],
-			"repo_stage",
+		entries.push(entry("assistant", [{ type: "toolCall", id: `c${n}`, name: "repo_stage", arguments: args }]));
+		entries.push(
+			entry(
+				"toolResult",
+				[
+					{
+						type: "text",
+						text: stageResult(
+							s.stage,
+							s.files.map((f) => f.path),
+						),
+					},
+				],
+				"repo_stage",
+			),
 		);
-		out += entry(
-			"assistant",
-			s.files.map((f, i) => ({ type: "toolCall", id: `r${n}-${i}`, name: "read", arguments: { path: f.path } })),
+		entries.push(
+			entry(
+				"assistant",
+				s.files.map((f, i) => ({ type: "toolCall", id: `r${n}-${i}`, name: "read", arguments: { path: f.path } })),
+			),
 		);
-		for (const f of s.files) out += entry("toolResult", [{ type: "text", text: f.text }], "read");
+		for (const f of s.files) entries.push(entry("toolResult", [{ type: "text", text: f.text }], "read"));
 	}
-	return [system(SUMMARY_SYSTEM_PROMPT), user(out)];
+	return [system(SUMMARY_SYSTEM_PROMPT), user(spanTranscript(entries, SUMMARY_INPUT_MAX_CHARS))];
 }
 
 const steps: Step[] = [
@@ -92,7 +102,12 @@ const steps: Step[] = [
 describe("the stand-in writer", () => {
 	it("writes the same stage line (files, line counts, receipt) in native's summary and pi-fold's brief", () => {
 		const summary = summarize(piRequest(steps));
-		const brief = writeBrief(pifoldRequest(steps));
+		const request = pifoldRequest(steps);
+		const brief = writeBrief(request);
+		// pi-fold's checks of a written brief let it stand (no echo, no entry JSON, no instructions).
+		expect(
+			writtenBriefProblem(brief, { system: SUMMARY_SYSTEM_PROMPT, prompt: textOf(request[1]?.content) }),
+		).toBeNull();
 		const line = "Stage 5: read pkg/big.js (400 lines). Receipt for stage 5: R5-ABCDEFGH";
 		expect(brief).toContain(line);
 		expect(brief).toContain("Stage 4: read pkg/small.js (3 lines). Receipt for stage 4: R4-ABCDEFGH");
