@@ -3,9 +3,11 @@
 
 import { z } from "zod";
 import { PRICES } from "./ledger.ts";
-import { PLAN_SHAPES } from "./reuse-plan.ts";
 
 /** Stages in the staged plan. Default 64, as in the spec's measured run. */
+/** The benchmark's plan shapes: the standard plan, or a fact every fourth stage from a file read twelve stages earlier (reuse-plan.ts). */
+export const PLAN_SHAPES = ["standard", "recall-every-four"] as const;
+
 export const DEFAULT_STAGES = 64;
 /**
  * Serving context window of the faux model, in faux tokens (characters / 4). Default 372,000: the cap the spec's

@@ -3,7 +3,15 @@ export { BRIEF_MAX_CHARS, boundBrief, deterministicBrief, resultLineCount } from
 export { excerptBrief } from "./excerpt.ts";
 export { LINES_IN_USE_MAX_CHARS, linesInUse } from "./lines-in-use.ts";
 export { briefWithListing, type NestedCoverage, nestedListing, timeRange } from "./listing.ts";
-export { heldNames, NAME_INDEX_MAX_CHARS, nameIndex, nameIndexRoom, quotable, tokensOf } from "./name-index.ts";
+export {
+	heldNames,
+	NAME_INDEX_MAX_CHARS,
+	nameIndex,
+	nameIndexRoom,
+	nameIndexSizeBound,
+	quotable,
+	tokensOf,
+} from "./name-index.ts";
 export {
 	SUMMARY_INPUT_MAX_CHARS,
 	SUMMARY_MAX_OUTPUT_TOKENS,

@@ -137,6 +137,22 @@ export function heldNames(
 	return [...out].filter((name) => !shownElsewhere.has(name));
 }
 
+/**
+ * Characters the name index of a fold over `leaves` takes at most in `room`: every distinctive token
+ * of their results and every path their calls named, as the index lists them, before the names the
+ * window shows elsewhere are left out. Linear in the leaves (their tokens are cached).
+ */
+export function nameIndexSizeBound(leaves: readonly TranscriptEntry[], room: number): number {
+	const names = new Set([...tokensIn(leaves, "toolResult").keys(), ...calledPaths(leaves)]);
+	if (names.size === 0) return 0;
+	let size = "Names: .".length;
+	for (const name of names) {
+		size += name.length + 2;
+		if (size >= room) return room;
+	}
+	return size;
+}
+
 /** "Names: a, b, c (+N more)." within `maxChars` (at most NAME_INDEX_MAX_CHARS); "" when none fit. */
 export function nameIndex(
 	leaves: readonly TranscriptEntry[],

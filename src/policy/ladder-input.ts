@@ -4,7 +4,7 @@
 // batches the tool rung may take), and the scheduler's view of every pending mark (freed tokens,
 // protection, fresh tail). Pure over the snapshot; token counts come from the Wasm estimator.
 
-import { nameIndexRoom } from "../briefs/index.ts";
+import { nameIndexRoom, nameIndexSizeBound } from "../briefs/index.ts";
 import { isReadOnlyBatch, memoByMessage, type TranscriptEntry, toChapters, type Unit } from "../transcript/index.ts";
 import { estimateTokens } from "../wasm/index.ts";
 import { keptRawRange, keptRawUnits } from "./kept-raw.ts";
@@ -26,17 +26,20 @@ export interface LadderOptions {
 export const PLACEHOLDER_TOKENS_ESTIMATE = 160;
 
 /**
- * Estimated tokens the placeholder of a new fold over `spanTokens` takes on a budget of
- * `budgetTokens`: PLACEHOLDER_TOKENS_ESTIMATE for its head, brief and handles, plus its name index
- * at most (src/briefs name-index.ts: its room in characters, at four a token).
+ * Estimated tokens the placeholder of a new fold over entries [start, end) of `snap` (`spanTokens`
+ * shown now) takes: PLACEHOLDER_TOKENS_ESTIMATE for its head, brief and handles, plus its name index
+ * at most (src/briefs name-index.ts: the names its entries hold, within the index's room, at four
+ * characters a token).
  */
-export function placeholderEstimate(spanTokens: number, budgetTokens: number): number {
-	return PLACEHOLDER_TOKENS_ESTIMATE + Math.ceil(nameIndexRoom(spanTokens * 4, budgetTokens) / 4);
+export function placeholderEstimate(snap: Snapshot, start: number, end: number, spanTokens: number): number {
+	const room = nameIndexRoom(spanTokens * 4, snap.budget.budgetTokens);
+	const names = nameIndexSizeBound(snap.view.transcript.slice(start, end), room);
+	return PLACEHOLDER_TOKENS_ESTIMATE + Math.ceil(names / 4);
 }
 
-/** Estimated tokens a new fold over `spanTokens` frees (its span less its placeholder). */
-export function freedByFold(spanTokens: number, budgetTokens: number): number {
-	return Math.max(0, spanTokens - placeholderEstimate(spanTokens, budgetTokens));
+/** Estimated tokens a new fold over entries [start, end) of `spanTokens` frees (its span less its placeholder). */
+export function freedByFold(snap: Snapshot, start: number, end: number, spanTokens: number): number {
+	return Math.max(0, spanTokens - placeholderEstimate(snap, start, end, spanTokens));
 }
 
 /** Per-message framing a provider adds around each message's content (role, separators), in tokens. */
@@ -202,7 +205,7 @@ export function ladderInput(
 		runningTurnUnit: snap.runningUnit,
 		toolFoldable: toolFoldableFor(snap, options),
 		visibleTokens: tokens.range,
-		placeholderTokens: (spanTokens) => placeholderEstimate(spanTokens, snap.budget.budgetTokens),
+		placeholderTokens: (start, end, spanTokens) => placeholderEstimate(snap, start, end, spanTokens),
 		occupancy,
 	};
 }
@@ -243,7 +246,7 @@ export function markViews(snap: Snapshot, tokens: WindowTokens): MarkView[] {
 			id,
 			start: span.start,
 			end: span.end,
-			freedTokens: freedByFold(tokens.range(span.start, span.end), snap.budget.budgetTokens),
+			freedTokens: freedByFold(snap, span.start, span.end, tokens.range(span.start, span.end)),
 			actor: mark.actor,
 			protectedBy: markProtection(snap, mark.fold.leafIds, span.start, span.end),
 			inFreshTail: lastUnit >= snap.freshUnit || holdsRunning,

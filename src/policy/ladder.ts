@@ -44,8 +44,8 @@ export interface LadderInput {
 	readonly toolFoldable: (unit: Unit) => boolean;
 	/** Estimated tokens entries [start, end) occupy in the window now (collapsed folds count their placeholder). */
 	readonly visibleTokens: (start: number, end: number) => number;
-	/** Estimated tokens the placeholder of a new fold over `spanTokens` occupies (ladder-input.ts placeholderEstimate). */
-	readonly placeholderTokens: (spanTokens: number) => number;
+	/** Estimated tokens the placeholder of a new fold over [start, end), `spanTokens` now, occupies (ladder-input.ts placeholderEstimate). */
+	readonly placeholderTokens: (start: number, end: number, spanTokens: number) => number;
 	/** Occupancy of the serving budget (0..). */
 	readonly occupancy: number;
 }
@@ -83,7 +83,7 @@ function nestsCleanly(lattice: Lattice, start: number, end: number, allowInside:
 
 function proposal(input: LadderInput, rung: Rung, start: number, end: number): Proposal {
 	const visible = input.visibleTokens(start, end);
-	return { rung, start, end, freedTokens: Math.max(0, visible - input.placeholderTokens(visible)) };
+	return { rung, start, end, freedTokens: Math.max(0, visible - input.placeholderTokens(start, end, visible)) };
 }
 
 /** Tool rung: completed foldable tool batches outside the fresh tail, oldest first. */

@@ -125,7 +125,7 @@ export function rescueProposals(
 		for (const start of [run.start, ...run.ends.slice(0, -1)]) {
 			if (freed >= need) break;
 			if (start < from) continue;
-			const freedTo = (end: number) => freedByFold(tokens.range(start, end), snap.budget.budgetTokens);
+			const freedTo = (end: number) => freedByFold(snap, start, end, tokens.range(start, end));
 			const ends = run.ends.filter((end) => end > start && placeable(snap, start, end, taken));
 			const end = ends.find((e) => freed + freedTo(e) >= need) ?? ends.at(-1);
 			if (end === undefined || freedTo(end) <= 0) continue;

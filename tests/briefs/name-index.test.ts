@@ -4,7 +4,7 @@
 // only its innermost child's result held, in the placeholder the provider is sent.
 
 import { describe, expect, it } from "vitest";
-import { heldNames, NAME_INDEX_MAX_CHARS, nameIndex, nameIndexRoom } from "../../src/briefs/index.ts";
+import { heldNames, NAME_INDEX_MAX_CHARS, nameIndex, nameIndexRoom, nameIndexSizeBound } from "../../src/briefs/index.ts";
 import { resolveOptions } from "../../src/options/index.ts";
 import { FoldRuntime } from "../../src/runtime/index.ts";
 import { drive, MemoryStore, type ReplayMessage, SimSession } from "../../src/simulate/index.ts";
@@ -113,5 +113,19 @@ describe("a fold three levels up", () => {
 		const last = sent.at(-1) ?? "";
 		expect(last).not.toContain("const innermostOnlyTerm_42");
 		expect(last).toContain("innermostOnlyTerm_42");
+	});
+});
+
+describe("the name index's size bound", () => {
+	it("counts every distinct name of the results and the called paths, within the room", () => {
+		const leaves = readBatch(
+			"s",
+			["src/alpha_store.ts"],
+			() => "const retryBudgetMs = 4500;\nconst retryBudgetMs2 = 1;",
+		);
+		const text = nameIndex(leaves, 1_000);
+		expect(nameIndexSizeBound(leaves, 1_000)).toBeGreaterThanOrEqual(text.length);
+		expect(nameIndexSizeBound(leaves, 20)).toBe(20);
+		expect(nameIndexSizeBound([reply("r", "no results here")], 1_000)).toBe(0);
 	});
 });

@@ -4,7 +4,7 @@
 // a typical brief costs; a fold frees its span less that placeholder.
 
 import { describe, expect, it } from "vitest";
-import { nameIndexRoom } from "../../src/briefs/index.ts";
+import { nameIndexRoom, nameIndexSizeBound } from "../../src/briefs/index.ts";
 import type { FoldRecord } from "../../src/lattice/index.ts";
 import {
 	PLACEHOLDER_TOKENS_ESTIMATE,
@@ -56,7 +56,8 @@ describe("a new fold's placeholder estimate", () => {
 		expect(spans.length).toBeGreaterThan(0);
 		for (const span of spans) {
 			const shown = tokens.range(span.start, span.end);
-			const names = Math.ceil(nameIndexRoom(shown * 4, snap.budget.budgetTokens) / 4);
+			const leaves = snap.view.transcript.slice(span.start, span.end);
+			const names = Math.ceil(nameIndexSizeBound(leaves, nameIndexRoom(shown * 4, snap.budget.budgetTokens)) / 4);
 			expect(names).toBeGreaterThan(0);
 			expect(span.freedTokens).toBe(shown - 160 - names);
 		}
