@@ -39,6 +39,6 @@ export function fence(input: FenceInput): FenceVerdict {
 	return {
 		abort: false,
 		overBudget: true,
-		message: `the request of ~${fmt(requestTokens)} tokens is over the serving budget of ${fmt(budget.budgetTokens)} (window ${fmt(budget.totalWindow)} less ${fmt(budget.outputReservation)} reserved for output) after every lossless fold; Pi's native compaction takes over if the provider overflows`,
+		message: `the request of ~${fmt(requestTokens)} tokens is over the serving budget of ${fmt(budget.budgetTokens)} (window ${fmt(budget.totalWindow)} less ${fmt(budget.outputReservation)} kept for the reply) after every lossless fold; Pi's native compaction takes over if the provider overflows`,
 	};
 }

@@ -14,6 +14,8 @@ export {
 export {
 	budgetFor,
 	type ModelWindow,
+	PI_RESERVE_TOKENS,
+	type ReservationSource,
 	type ServingBudget,
 	servingBudget,
 } from "./budget.ts";

@@ -14,7 +14,7 @@ describe("the serving budget in status", () => {
 		await h.run("go");
 		const [status] = toolTexts(h);
 		expect(status).toMatch(
-			/of the model's 100,000-token window .*· serving budget 95,904 tokens \(total 100,000 from descriptor − output reservation 4,096\)/,
+			/of the model's 100,000-token window .*· serving budget 95,904 tokens \(total 100,000 from descriptor less 4,096 kept for the reply \(the model's whole output cap, under Pi's 16,384-token reserve\); Pi compacts on its own above 83,616 tokens\)/,
 		);
 	});
 
@@ -24,7 +24,20 @@ describe("the serving budget in status", () => {
 		await h.run("go");
 		const [status] = toolTexts(h);
 		expect(status).toMatch(
-			/of the model's 100,000-token window .*· serving budget 145,904 tokens \(total 150,000 from providerTotalWindow − output reservation 4,096\)/,
+			/of the model's 100,000-token window .*· serving budget 145,904 tokens \(total 150,000 from providerTotalWindow less 4,096 kept for the reply \(the model's whole output cap, under Pi's 16,384-token reserve\); Pi compacts on its own above 83,616 tokens\)/,
+		);
+	});
+});
+
+describe("the room kept for the reply", () => {
+	it("is Pi's compaction reserve from Pi's settings when the model's output cap is larger", async () => {
+		// The faux model's output cap is 4,096; Pi's reserve set to 2,000 is what a reply keeps.
+		const h = await createHarness({ contextWindow: 100_000, compaction: { enabled: false, reserveTokens: 2_000 } });
+		h.script([callTool({ action: "status" }), say("done")]);
+		await h.run("go");
+		const [status] = toolTexts(h);
+		expect(status).toMatch(
+			/serving budget 98,000 tokens \(total 100,000 from descriptor less 2,000 kept for the reply \(the room Pi keeps for a reply; pi-ai sizes each reply to the room the prompt leaves, so the model's 4,096-token output cap is not held back\); Pi compacts on its own above 98,000 tokens\)/,
 		);
 	});
 });

@@ -11,6 +11,7 @@ import { contentText } from "../../transcript/index.ts";
 import { estimateTokens } from "../../wasm/index.ts";
 import { oneLineExcerpt } from "../actions/shared.ts";
 import type { SummarizedFold } from "../fold-forest.ts";
+import { hostThresholdWords, reservationWords } from "./budget-words.ts";
 import type { StatusModel } from "./model.ts";
 
 /** Fold lines per status page. */
@@ -37,7 +38,7 @@ function headline(m: StatusModel): string[] {
 			: `${fmt(u.tokens)} tokens = ${u.percent.toFixed(1)}% of the model's ${fmt(u.window)}-token window (${u.fromHost ? "Pi's context usage, as its footer shows" : m.occupancy.source})`;
 	const lines = [
 		`Folds: ${m.forest.total} · in the window ${m.folds.length} (${m.collapsed} collapsed, ${m.folds.length - m.collapsed} expanded; ${snap.lattice.roots.length} top-level) · summarized by Pi, still readable ${m.forest.summarized.length} · unreadable ${m.forest.unreadable.length} · pending marks: ${snap.state.pendingMarks.size} (${m.scheduling.mode} scheduling)`,
-		`Window: ${used} · serving budget ${fmt(budget.budgetTokens)} tokens (total ${fmt(budget.totalWindow)} from ${budget.totalWindowSource} − output reservation ${fmt(budget.outputReservation)})`,
+		`Window: ${used} · serving budget ${fmt(budget.budgetTokens)} tokens (total ${fmt(budget.totalWindow)} from ${budget.totalWindowSource} less ${reservationWords(budget)}${hostThresholdWords(budget) === null ? "" : `; ${hostThresholdWords(budget)}`})`,
 		`Requests ${t.baseline} (system prompt, tools and messages digested): ${c.requests} · pure appends ${c.appends} · identical ${c.identical} · rewrites ${c.rewrites} (unattributed ${c.unattributedRewrites}) · provider-side cache misses ${c.providerCacheMisses}`,
 	];
 	if (t.wire)
