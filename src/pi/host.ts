@@ -29,15 +29,18 @@ export type PiBriefWriter = (
 
 /**
  * What the runtime reads of a pi-ai model: window, output cap, prices (with tiers), cache lifetime
- * and, when `pi` is given, the room Pi keeps for a reply on it (its compaction reserve).
+ * and, when `pi` is given, the room Pi keeps for a reply on it (its compaction reserve) and whether
+ * Pi compacts on its own.
  */
 function modelInfo(model: Model<Api> | undefined, pi?: ExtensionAPI): ModelInfo | undefined {
 	if (!model) return undefined;
 	const replyReserve = pi ? piReserveTokens(pi, model) : undefined;
+	const hostCompaction = pi ? piCompactionEnabled(pi) : undefined;
 	return {
 		...model,
 		cacheTtlMs: getPromptCacheTtlMs(model, undefined),
 		...(replyReserve === undefined ? {} : { replyReserve }),
+		...(hostCompaction === undefined ? {} : { hostCompaction }),
 	};
 }
 
@@ -53,6 +56,15 @@ export function piReserveTokens(pi: ExtensionAPI, model: Pick<Model<Api>, "provi
 		return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 	} catch {
 		return undefined; // before Pi's runtime is bound; Pi's default applies
+	}
+}
+
+/** Whether Pi compacts on its own (`compaction.enabled`, on by default), or undefined when its settings cannot be read. */
+export function piCompactionEnabled(pi: ExtensionAPI): boolean | undefined {
+	try {
+		return pi.getSettings().compaction?.enabled !== false;
+	} catch {
+		return undefined;
 	}
 }
 

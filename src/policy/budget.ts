@@ -24,6 +24,8 @@ export interface BudgetInput {
 	readonly hostReserve?: number | undefined;
 	/** The model's output cap (its catalog maxTokens), when known. */
 	readonly outputCap?: number | undefined;
+	/** Whether the host compacts on its own (Pi's compaction enabled), when known. */
+	readonly hostCompaction?: boolean | undefined;
 }
 
 /**
@@ -45,6 +47,8 @@ export interface ServingBudget {
 	readonly hostReserve: number | null;
 	/** Where the host compacts on its own (descriptor less its reserve), or null when not known. */
 	readonly hostThreshold: number | null;
+	/** Whether the host compacts on its own when a request nears or overflows the window (null: not known). */
+	readonly hostCompacts: boolean | null;
 	/** Tokens a request may hold: total window minus the output reservation (at least 1). */
 	readonly budgetTokens: number;
 }
@@ -62,6 +66,7 @@ export function servingBudget(input: BudgetInput): ServingBudget {
 		outputCap: input.outputCap ?? null,
 		hostReserve: input.hostReserve ?? null,
 		hostThreshold: input.hostReserve === undefined ? null : input.descriptorWindow - input.hostReserve,
+		hostCompacts: input.hostCompaction ?? null,
 		budgetTokens: Math.max(1, totalWindow - reservation),
 	};
 }
@@ -83,6 +88,8 @@ export interface ModelWindow {
 	readonly maxTokens?: number | undefined;
 	/** The room the host keeps for a reply (Pi's compaction reserveTokens for this model); default PI_RESERVE_TOKENS. */
 	readonly replyReserve?: number | undefined;
+	/** Whether the host compacts on its own (Pi's `compaction.enabled`), when known. */
+	readonly hostCompaction?: boolean | undefined;
 }
 
 /**
@@ -102,5 +109,6 @@ export function budgetFor(model: ModelWindow | undefined, providerTotalWindow: n
 		reservationFrom: capBinds ? "output-cap" : "reply-room",
 		hostReserve: reserve,
 		outputCap: cap,
+		hostCompaction: model?.hostCompaction,
 	});
 }

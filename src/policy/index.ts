@@ -67,6 +67,8 @@ export {
 export { type LadderFold, type LadderPlan, ladderPlan } from "./ladder-plan.ts";
 export { briefContent, managedTargets } from "./managed.ts";
 export {
+	BATCH_EXCERPT_MIN_TOKENS,
+	BATCH_EXCERPT_TOKENS_ESTIMATE,
 	EXCERPT_MIN_TOKENS,
 	EXCERPT_TOKENS_ESTIMATE,
 	type OversizedResult,
