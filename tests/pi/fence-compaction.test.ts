@@ -59,6 +59,30 @@ describe("the fence", () => {
 	});
 });
 
+describe("the fence with Pi's compaction off", () => {
+	it("refuses before sending a request larger than the whole window that nothing can fold, naming its newest unit", async () => {
+		const h = await createHarness({
+			contextWindow: 12_000,
+			options: { foldScheduling: "epoch", readOnlyTools: new Set<string>(), summarizer: "deterministic" },
+		});
+		const before = h.notices.length;
+		// Each result is protected as soon as it lands: no fold may take it, and Pi would not compact.
+		const keys = Array.from({ length: 14 }, (_, i) => `big${i + 1}`);
+		const protect = (key: string) => () => callTool({ action: "protect", ids: [resultEntryId(h, `call_${key}`)] });
+		h.script([...keys.flatMap((k) => [callProbes(k), protect(k)]), say("done")]);
+		await h.run("go");
+		expect(h.runtime.telemetry.view().fenced.aborted).toBe(1);
+		const promptOf = (r: (typeof h.requests)[number]) =>
+			r.usage ? r.usage.input + r.usage.cacheRead + r.usage.cacheWrite : 0;
+		for (const r of h.requests) expect(promptOf(r)).toBeLessThanOrEqual(12_000);
+		const refused = h.notices.slice(before).filter((n) => n.includes("refused before sending"));
+		expect(refused).toHaveLength(1);
+		expect(refused[0]).toMatch(
+			/the request of ~[\d,]+ tokens is larger than the whole 12,000-token window after every lossless fold \(the result of (probe|active_context): ~[\d,]+ tokens\), and Pi's compaction is off, so the provider would reject it; refused before sending\. Run \/compact/,
+		);
+	});
+});
+
 describe("beside native compaction", () => {
 	it("cancels threshold compaction while pi-fold can keep the band, and lets a manual /compact pass", async () => {
 		const h = await createHarness({
