@@ -63,7 +63,11 @@ describe("the limit against pi-ai's own clients", () => {
 					stopReason: "stop",
 					timestamp: 1,
 				} as unknown as Message;
-				const maxTokens = clampMaxTokensToContext(model, { messages: [prompt] }, model.maxTokens);
+				const maxTokens = clampMaxTokensToContext(
+					model,
+					{ messages: [prompt] } as unknown as Parameters<typeof clampMaxTokensToContext>[1],
+					model.maxTokens,
+				);
 				const where = `${provider}/${model.id} (${model.contextWindow}, cap ${model.maxTokens})`;
 				// Never tighter than Pi's own compaction threshold with its default reserve.
 				expect(budget, where).toBeGreaterThanOrEqual(model.contextWindow - PI_RESERVE_TOKENS);

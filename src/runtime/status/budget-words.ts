@@ -23,16 +23,11 @@ export function reservationWords(b: ServingBudget): string {
 	return `${fmt(b.outputReservation)} reserved for output`;
 }
 
-/** The whole derivation: "the model's window 200,000 less 16,384 kept for the reply (...)". */
-export function budgetDerivation(b: ServingBudget): string {
-	const total = b.totalWindowSource === "descriptor" ? "the model's window" : "providerTotalWindow";
-	return `${total} ${fmt(b.totalWindow)} less ${reservationWords(b)}`;
-}
-
 /** Where Pi compacts on its own, beside the limit, or null when Pi's reserve is not known. */
 export function hostThresholdWords(b: ServingBudget): string | null {
 	if (b.hostThreshold === null) return null;
-	if (b.hostThreshold <= 0) return "Pi's own compaction threshold is below zero on this window (its reserve is larger)";
+	if (b.hostThreshold <= 0)
+		return `Pi's reserve of ${fmt(b.hostReserve ?? 0)} tokens is larger than this window: Pi compacts after every turn when its compaction is on`;
 	return `Pi compacts on its own above ${fmt(b.hostThreshold)} tokens`;
 }
 
