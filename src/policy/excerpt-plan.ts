@@ -98,7 +98,7 @@ export function excerptPlan(snap: Snapshot, nextTokens: number, rateBound = 1): 
 	const plan = oversizedResults(snap, windowTokens(snap), nextTokens, rateBound);
 	let used = excerptBytes(snap);
 	let freed = 0;
-	let batch: { shown: number; count: number; bytes: number } | undefined;
+	let count: number | null = null;
 	for (const r of plan.results) {
 		if (snap.state.folds.has(foldId([r.entry]))) continue;
 		const bytes = Buffer.byteLength(foldSource([r.entry]), "utf8");
@@ -108,10 +108,17 @@ export function excerptPlan(snap: Snapshot, nextTokens: number, rateBound = 1): 
 		}
 		used += bytes;
 		const fold = excerptRecord(r);
-		folds.push({ fold, entry: r.entry, ...(r.batch ? { inBatch: true } : {}) });
+		folds.push({ fold, entry: r.entry });
 		freed += Math.max(0, r.tokens - (r.batch ? BATCH_EXCERPT_TOKENS_ESTIMATE : EXCERPT_TOKENS_ESTIMATE));
-		if (r.batch)
-			batch = { shown: (batch?.shown ?? 0) + 1, count: r.batch.count, bytes: (batch?.bytes ?? 0) + fold.sourceBytes };
+		if (r.batch) count = r.batch.count;
 	}
-	return { folds, freedTokens: freed, overCap, ...(batch ? { batch } : {}) };
+	if (count === null) return { folds, freedTokens: freed, overCap };
+	// A batch too large as a whole: every excerpt of it (a place or, for the largest, a whole excerpt) told once.
+	const bytes = folds.reduce((sum, f) => sum + f.fold.sourceBytes, 0);
+	return {
+		folds: folds.map((f) => ({ ...f, inBatch: true })),
+		freedTokens: freed,
+		overCap,
+		batch: { shown: folds.length, count, bytes },
+	};
 }

@@ -9,8 +9,9 @@
 // verified source (peek, search, expand read it). A batch of many results each too small for an
 // excerpt of its own but too large as a whole is then folded as a whole: its remaining results,
 // largest first, are shown each by its start, its size and its handle (a batch excerpt,
-// BATCH_EXCERPT_TOKENS_ESTIMATE each), so every call stays answered and search, peek and expand
-// reach every result. Only a unit that cannot fit even so reaches the fence. Pure over the snapshot
+// BATCH_EXCERPT_TOKENS_ESTIMATE each; when even the results large enough for an excerpt of their own
+// are too many, their excerpts become such places too), so every call stays answered and search,
+// peek and expand reach every result. Only a unit that cannot fit even so reaches the fence. Pure over the snapshot
 // and the window's tokens.
 
 import type { TranscriptEntry } from "../transcript/index.ts";
@@ -97,12 +98,24 @@ export function oversizedResults(
 		freed += saves;
 		after -= saves;
 	}
-	// Still too large as a whole: the batch is folded as a whole, each remaining result by its start.
+	// Still too large as a whole: the batch (of several results; a single one keeps its whole excerpt)
+	// is folded as a whole, each remaining result by its start.
 	const count = results.length;
+	if (count < 2) return chosen.length > 0 ? { results: chosen, freedTokens: freed } : NONE;
 	for (const r of results.slice(chosen.length)) {
 		if (after <= target || r.tokens < BATCH_EXCERPT_MIN_TOKENS) break;
 		const saves = r.tokens - BATCH_EXCERPT_TOKENS_ESTIMATE;
 		chosen.push({ ...r, batch: { position: r.index - unit.start, count } });
+		freed += saves;
+		after -= saves;
+	}
+	// Even so too large (many results each large enough for an excerpt of its own): the excerpts become
+	// places in the batch excerpt too, largest first, until it fits.
+	for (let i = 0; i < chosen.length && after > target; i++) {
+		const r = chosen[i] as OversizedResult;
+		if (r.batch) continue;
+		const saves = EXCERPT_TOKENS_ESTIMATE - BATCH_EXCERPT_TOKENS_ESTIMATE;
+		chosen[i] = { ...r, batch: { position: r.index - unit.start, count } };
 		freed += saves;
 		after -= saves;
 	}

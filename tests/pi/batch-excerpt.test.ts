@@ -3,7 +3,9 @@
 // its own). The turn that produced them ends with the batch shown as one excerpt of the batch (each
 // result's start, its size and its handle, every call still answered), before any request carries
 // them: no request exceeds the window, Pi's compaction never runs (on) and nothing is fenced (off),
-// the notice names the batch, and the agent's search finds a line of the 30th result.
+// the notice names the batch, and the agent's search finds a line of the 30th result. Sixty results
+// of ~3 KB of dense text, each large enough for an excerpt of its own but too many even as excerpts,
+// become places in the batch excerpt too, told once (Pi compacted before).
 
 import { afterAll, describe, expect, it } from "vitest";
 import { createProbeTool, probeText } from "../helpers/pi-session.ts";
@@ -49,7 +51,38 @@ async function run(compaction: boolean) {
 	return h;
 }
 
+/** Sixty results of ~3 KB of dense text, each large enough for an excerpt of its own, but too many. */
+const dense = createProbeTool((key) =>
+	key.startsWith("item")
+		? `${Array.from({ length: 120 }, (_, i) => `${key}:${(i * 7919).toString(36)}:${((i + 3) * 104729).toString(16)}`).join(" ")}\nmarker line of ${key}: checksum-${key}-ok\n`
+		: probeText(key, 20),
+);
+
 describe("a batch too large as a whole", () => {
+	it("of results each large enough for an excerpt of its own is folded as one excerpt of the batch too", async () => {
+		const h = await createHarness({
+			contextWindow: WINDOW,
+			probe: dense,
+			compaction: { enabled: true },
+			options: { foldScheduling: "cost", summarizer: "deterministic" },
+		});
+		h.script([
+			callProbes("a"),
+			callProbes(...KEYS),
+			callTool({ action: "search", pattern: "checksum-item30-ok" }),
+			say("done"),
+		]);
+		await h.run("go");
+		expect(h.requests).toHaveLength(4);
+		for (const r of h.requests) expect(promptOf(r)).toBeLessThanOrEqual(WINDOW);
+		expect(h.session.sessionManager.getBranch().some((e) => e.type === "compaction")).toBe(false);
+		expect(h.runtime.telemetry.view().fenced.total).toBe(0);
+		// One notice for the batch, none per result.
+		expect(h.notices.some((n) => n.includes("a tool result of") && n.includes("too large for the window"))).toBe(false);
+		const [search] = toolTexts(h);
+		expect(search).toContain("checksum-item30-ok");
+	});
+
 	for (const compaction of [true, false])
 		it(`is folded as one excerpt of the batch (Pi's compaction ${compaction ? "on" : "off"})`, async () => {
 			const h = await run(compaction);
