@@ -2,6 +2,7 @@
 // Pure values; the CLI parses flags into this shape and `runDemo` validates it.
 
 import { z } from "zod";
+import { budgetFor } from "../../src/policy/index.ts";
 import { PRICES } from "./ledger.ts";
 
 /** Stages in the staged plan. Default 64, as in the spec's measured run. */
@@ -50,9 +51,12 @@ export function pinnedTotalWindow(window: number): number {
 	return Math.min(window, PRICES.longContextThreshold);
 }
 
-/** pi-fold's serving budget in the default pi-fold arms: its total window less the output reservation. */
+/**
+ * pi-fold's serving budget in the default pi-fold arms, as the runtime derives it: its total window
+ * less the room kept for a reply (Pi's default reserve, or the model's output cap when smaller).
+ */
 export function pifoldServingBudget(window: number, maxTokens: number): number {
-	return pifoldTotalWindow(window) - maxTokens;
+	return budgetFor({ contextWindow: pifoldTotalWindow(window), maxTokens }, undefined).budgetTokens;
 }
 
 export const demoOptionsSchema = z.object({

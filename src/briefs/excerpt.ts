@@ -1,8 +1,9 @@
 // The brief of an oversized tool result: what the window shows instead of a result too large for it,
 // at the end of the turn that produced it (src/policy oversize.ts). It says what the result is and
 // how large, then its start and its end (the head and the tail of its text), bounded to
-// BRIEF_MAX_CHARS with every quoted character made safe (src/common/text.ts). The exact original is
-// the fold's verified source. Pure.
+// BRIEF_MAX_CHARS with every quoted character made safe (src/common/text.ts). A result shown as its
+// place in a batch excerpt (a batch too large as a whole) says which of the batch it is, its size and
+// only its start, BATCH_HEAD_CHARS of it. The exact original is the fold's verified source. Pure.
 
 import { codePointLength, escapeUnsafe, sliceCodePoints } from "../common/index.ts";
 import { BRIEF_MAX_CHARS } from "./deterministic.ts";
@@ -31,4 +32,26 @@ export function excerptBrief(tool: string, target: string | undefined, text: str
 	const last = lastCodePoints(safe, room - codePointLength(first));
 	const skipped = codePointLength(safe) - codePointLength(first) - codePointLength(last);
 	return `${head}${first}\n[… ${skipped.toLocaleString("en-US")} characters …]\n${last}`;
+}
+
+/** Characters of a result's start its place in a batch excerpt shows. */
+export const BATCH_HEAD_CHARS = 160;
+
+/**
+ * The brief of a result shown as its place in a batch excerpt: which of the batch's `count` results
+ * it is (`position`, from 1), what it is and how large, and its start.
+ */
+export function batchExcerptBrief(
+	tool: string,
+	target: string | undefined,
+	text: string,
+	tokens: number,
+	place: { readonly position: number; readonly count: number },
+): string {
+	const what = target ? `${escapeUnsafe(tool)} of ${escapeUnsafe(target).slice(0, 80)}` : escapeUnsafe(tool);
+	const size = `${codePointLength(text).toLocaleString("en-US")} characters, ~${Math.round(tokens).toLocaleString("en-US")} tokens`;
+	const head = `Result ${place.position} of ${place.count} in a batch too large for the window as a whole: ${what} (${size}), stored exactly. Its start:\n`;
+	const safe = escapeUnsafe(text);
+	if (codePointLength(safe) <= BATCH_HEAD_CHARS) return `${head}${safe}`;
+	return `${head}${sliceCodePoints(safe, BATCH_HEAD_CHARS)} […]`;
 }

@@ -27,10 +27,45 @@ export type PiBriefWriter = (
 	shown?: readonly TranscriptEntry[],
 ) => Promise<BriefOut>;
 
-/** What the runtime reads of a pi-ai model: window, output cap, prices (with tiers) and cache lifetime. */
-function modelInfo(model: Model<Api> | undefined): ModelInfo | undefined {
+/**
+ * What the runtime reads of a pi-ai model: window, output cap, prices (with tiers), cache lifetime
+ * and, when `pi` is given, the room Pi keeps for a reply on it (its compaction reserve) and whether
+ * Pi compacts on its own.
+ */
+function modelInfo(model: Model<Api> | undefined, pi?: ExtensionAPI): ModelInfo | undefined {
 	if (!model) return undefined;
-	return { ...model, cacheTtlMs: getPromptCacheTtlMs(model, undefined) };
+	const replyReserve = pi ? piReserveTokens(pi, model) : undefined;
+	const hostCompaction = pi ? piCompactionEnabled(pi) : undefined;
+	return {
+		...model,
+		cacheTtlMs: getPromptCacheTtlMs(model, undefined),
+		...(replyReserve === undefined ? {} : { replyReserve }),
+		...(hostCompaction === undefined ? {} : { hostCompaction }),
+	};
+}
+
+/**
+ * Pi's compaction `reserveTokens` for `model`, as Pi resolves it (the model's override, else the
+ * setting), or undefined when Pi's settings cannot be read or say nothing (the budget then takes Pi's default).
+ */
+export function piReserveTokens(pi: ExtensionAPI, model: Pick<Model<Api>, "provider" | "id">): number | undefined {
+	try {
+		const compaction = pi.getSettings().compaction;
+		const value =
+			compaction?.modelOverrides?.[`${model.provider}/${model.id}`]?.reserveTokens ?? compaction?.reserveTokens;
+		return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+	} catch {
+		return undefined; // before Pi's runtime is bound; Pi's default applies
+	}
+}
+
+/** Whether Pi compacts on its own (`compaction.enabled`, on by default), or undefined when its settings cannot be read. */
+export function piCompactionEnabled(pi: ExtensionAPI): boolean | undefined {
+	try {
+		return pi.getSettings().compaction?.enabled !== false;
+	} catch {
+		return undefined;
+	}
 }
 
 /** The key Pi's host signs and verifies decision records with: the one in Pi's agent directory. */
@@ -48,7 +83,7 @@ export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionCon
 		appendRecord: (record) => pi.appendEntry(decisionType, record),
 		session: () => ({ id: sm.getSessionId(), dir: sm.getSessionFile() ? sm.getSessionDir() : undefined }),
 		agentDir: () => getAgentDir(),
-		model: () => modelInfo(ctx.model),
+		model: () => modelInfo(ctx.model, pi),
 		briefModel: () => {
 			const s = runtime.options.summarizer;
 			return typeof s === "object" ? modelInfo(ctx.modelRegistry.find(s.provider, s.model)) : undefined;

@@ -161,7 +161,7 @@ export function checkWindow(
 			: `providerTotalWindow (not given: the model's window ${fmt(budget.totalWindow)})`;
 	reporter.report(
 		`window:${budget.totalWindow}:${budget.outputReservation}`,
-		`${window} leaves a serving budget of ${fmt(budget.budgetTokens)} token${budget.budgetTokens === 1 ? "" : "s"} (less ${fmt(budget.outputReservation)} reserved for output), below one request's floor of ${fmt(floor)}: the system prompt (~${fmt(system)}) plus ${fmt(REQUEST_FLOOR_TAIL_TOKENS)} tokens of fresh tail. Requests will be fenced and /compact cannot make room; give the real window.`,
+		`${window} leaves a serving budget of ${fmt(budget.budgetTokens)} token${budget.budgetTokens === 1 ? "" : "s"} (less ${fmt(budget.outputReservation)} kept for the reply), below one request's floor of ${fmt(floor)}: the system prompt (~${fmt(system)}) plus ${fmt(REQUEST_FLOOR_TAIL_TOKENS)} tokens of fresh tail. Requests will be fenced and /compact cannot make room; give the real window.`,
 	);
 }
 
@@ -170,7 +170,12 @@ export function registerWindowCheck(pi: ExtensionAPI, fold: PiFold, reporter: Op
 	const check = (ctx: ExtensionContext, systemPrompt?: string) => {
 		try {
 			// The options in force now (a project's settings file may set providerTotalWindow).
-			checkWindow(fold.runtime.options, reporter, ctx.model, systemPrompt ?? ctx.getSystemPrompt?.() ?? "");
+			checkWindow(
+				fold.runtime.options,
+				reporter,
+				fold.host(ctx).model(),
+				systemPrompt ?? ctx.getSystemPrompt?.() ?? "",
+			);
 		} catch (error) {
 			reporter.report("window-check", `providerTotalWindow could not be checked: ${errorMessage(error)}`);
 		}

@@ -3,7 +3,10 @@
 // still over the serving budget goes on to the host's native compaction (the provider's overflow,
 // which Pi's compaction recovers from). Only a request whose newest, indivisible unit is by itself
 // larger than the whole window is stopped, because nothing can make room for it: the verdict names
-// the unit and says what to do. Pure arithmetic; the adapter aborts and notifies.
+// the unit and says what to do. When the host does not compact on its own (Pi's compaction off), a
+// request larger than the whole window is stopped too: the provider would reject it and nothing
+// would recover, so it is refused before sending, naming the newest unit and what to do. Pure
+// arithmetic; the adapter aborts and notifies.
 
 import type { ServingBudget } from "./budget.ts";
 
@@ -34,11 +37,17 @@ export function fence(input: FenceInput): FenceVerdict {
 		return {
 			abort: true,
 			overBudget: true,
-			message: `${input.newestUnitName} is ~${fmt(input.newestUnitTokens)} tokens by itself, larger than the whole ${fmt(budget.totalWindow)}-token window, so neither a fold nor a compaction can make room; aborted before transmission. Make it smaller (read a range of the file, narrow the command's output) and try again`,
+			message: `${input.newestUnitName}: ~${fmt(input.newestUnitTokens)} tokens by itself, larger than the whole ${fmt(budget.totalWindow)}-token window, so neither a fold nor a compaction can make room; aborted before transmission. Make it smaller (read a range of the file, narrow the command's output) and try again`,
+		};
+	if (requestTokens > budget.totalWindow && budget.hostCompacts === false)
+		return {
+			abort: true,
+			overBudget: true,
+			message: `the request of ~${fmt(requestTokens)} tokens is larger than the whole ${fmt(budget.totalWindow)}-token window after every lossless fold (${input.newestUnitName}: ~${fmt(input.newestUnitTokens)} tokens), and Pi's compaction is off, so the provider would reject it; refused before sending. Run /compact, or turn Pi's compaction on, and try again`,
 		};
 	return {
 		abort: false,
 		overBudget: true,
-		message: `the request of ~${fmt(requestTokens)} tokens is over the serving budget of ${fmt(budget.budgetTokens)} (window ${fmt(budget.totalWindow)} less ${fmt(budget.outputReservation)} reserved for output) after every lossless fold; Pi's native compaction takes over if the provider overflows`,
+		message: `the request of ~${fmt(requestTokens)} tokens is over the serving budget of ${fmt(budget.budgetTokens)} (window ${fmt(budget.totalWindow)} less ${fmt(budget.outputReservation)} kept for the reply) after every lossless fold; ${budget.hostCompacts === false ? "it still fits the window, so it is sent" : "Pi's native compaction takes over"}`,
 	};
 }

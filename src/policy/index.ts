@@ -14,6 +14,8 @@ export {
 export {
 	budgetFor,
 	type ModelWindow,
+	PI_RESERVE_TOKENS,
+	type ReservationSource,
 	type ServingBudget,
 	servingBudget,
 } from "./budget.ts";
@@ -65,6 +67,8 @@ export {
 export { type LadderFold, type LadderPlan, ladderPlan } from "./ladder-plan.ts";
 export { briefContent, managedTargets } from "./managed.ts";
 export {
+	BATCH_EXCERPT_MIN_TOKENS,
+	BATCH_EXCERPT_TOKENS_ESTIMATE,
 	EXCERPT_MIN_TOKENS,
 	EXCERPT_TOKENS_ESTIMATE,
 	type OversizedResult,

@@ -6,8 +6,13 @@
 // estimate, the request must also fit the budget at the highest rate it may count (src/runtime
 // meter.ts rateBound), whatever the rate turns out to be, since nothing else can make room for it.
 // Each stays a tool result answering its call (pairing is kept); its exact original is a fold's
-// verified source (peek, search, expand read it). Only a unit that cannot fit even so reaches the
-// fence. Pure over the snapshot and the window's tokens.
+// verified source (peek, search, expand read it). A batch of many results each too small for an
+// excerpt of its own but too large as a whole is then folded as a whole: its remaining results,
+// largest first, are shown each by its start, its size and its handle (a batch excerpt,
+// BATCH_EXCERPT_TOKENS_ESTIMATE each; when even the results large enough for an excerpt of their own
+// are too many, their excerpts become such places too), so every call stays answered and search,
+// peek and expand reach every result. Only a unit that cannot fit even so reaches the fence. Pure over the snapshot
+// and the window's tokens.
 
 import type { TranscriptEntry } from "../transcript/index.ts";
 import { QUIET_OCCUPANCY } from "./constants.ts";
@@ -25,6 +30,12 @@ export const EXCERPT_TOKENS_ESTIMATE = 400;
  */
 export const EXCERPT_MIN_TOKENS = 2 * EXCERPT_TOKENS_ESTIMATE;
 
+/** Estimated tokens of one result's place in a batch excerpt: its start, its size, its handle. */
+export const BATCH_EXCERPT_TOKENS_ESTIMATE = 160;
+
+/** A result joins a batch excerpt only when it holds at least two of its places' worth. */
+export const BATCH_EXCERPT_MIN_TOKENS = 2 * BATCH_EXCERPT_TOKENS_ESTIMATE;
+
 /** One result of the newest batch to show as an excerpt. */
 export interface OversizedResult {
 	/** Transcript index of the result entry. */
@@ -34,6 +45,8 @@ export interface OversizedResult {
 	readonly call: TranscriptEntry;
 	/** Estimated tokens it holds now. */
 	readonly tokens: number;
+	/** Shown as its place in a batch excerpt (the batch too large as a whole): its position and the batch's size. */
+	readonly batch?: { readonly position: number; readonly count: number } | undefined;
 }
 
 /** What the newest batch asks for: the results to excerpt, and the tokens that frees (estimated). */
@@ -82,6 +95,27 @@ export function oversizedResults(
 		if (after <= target || r.tokens < EXCERPT_MIN_TOKENS) break;
 		const saves = r.tokens - EXCERPT_TOKENS_ESTIMATE;
 		chosen.push(r);
+		freed += saves;
+		after -= saves;
+	}
+	// Still too large as a whole: the batch (of several results; a single one keeps its whole excerpt)
+	// is folded as a whole, each remaining result by its start.
+	const count = results.length;
+	if (count < 2) return chosen.length > 0 ? { results: chosen, freedTokens: freed } : NONE;
+	for (const r of results.slice(chosen.length)) {
+		if (after <= target || r.tokens < BATCH_EXCERPT_MIN_TOKENS) break;
+		const saves = r.tokens - BATCH_EXCERPT_TOKENS_ESTIMATE;
+		chosen.push({ ...r, batch: { position: r.index - unit.start, count } });
+		freed += saves;
+		after -= saves;
+	}
+	// Even so too large (many results each large enough for an excerpt of its own): the excerpts become
+	// places in the batch excerpt too, largest first, until it fits.
+	for (let i = 0; i < chosen.length && after > target; i++) {
+		const r = chosen[i] as OversizedResult;
+		if (r.batch) continue;
+		const saves = EXCERPT_TOKENS_ESTIMATE - BATCH_EXCERPT_TOKENS_ESTIMATE;
+		chosen[i] = { ...r, batch: { position: r.index - unit.start, count } };
 		freed += saves;
 		after -= saves;
 	}

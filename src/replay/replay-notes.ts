@@ -11,7 +11,9 @@ const int = (n: number) => Math.round(n).toLocaleString("en-US");
 export function limitsLines(r: ReplayResult): string[] {
 	return [
 		`Model: ${r.model ?? "not named in the file"} · window ${int(r.window)} tokens (${r.windowFrom})`,
-		`pi-fold's limit: ${int(r.budget)} tokens, the window less the ${int(r.maxOutput)} output tokens a reply reserves (${r.maxOutputFrom})`,
+		r.reservationFrom === "reply-room"
+			? `pi-fold's limit: ${int(r.budget)} tokens, the window less the ${int(r.maxOutput)} tokens Pi keeps for a reply: pi-ai sizes each reply to the room the prompt leaves, so ${r.outputCap > r.maxOutput ? `the model's ${int(r.outputCap)}-token output cap (${r.maxOutputFrom}) is not held back` : `the model's output cap (${int(r.outputCap)}, ${r.maxOutputFrom}) is all a reply takes`}`
+			: `pi-fold's limit: ${int(r.budget)} tokens, the window less the ${int(r.maxOutput)} output tokens a reply can take (${r.maxOutputFrom}), under the room Pi keeps for a reply`,
 	];
 }
 

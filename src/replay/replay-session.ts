@@ -20,7 +20,7 @@
 // Pure apart from the in-memory store.
 
 import { type PiFoldOptions, type ResolvedOptions, resolveOptions } from "../options/index.ts";
-import { budgetFor, ratesAt } from "../policy/index.ts";
+import { budgetFor, type ReservationSource, ratesAt } from "../policy/index.ts";
 import { FoldRuntime, type ModelInfo } from "../runtime/index.ts";
 import {
 	type DriveOptions,
@@ -117,6 +117,10 @@ export interface ReplayResult {
 	readonly window: number;
 	/** Output tokens each request reserved, and where that and the window came from. */
 	readonly maxOutput: number;
+	/** The model's output cap the replay ran with (--max-output, the catalog's, else Pi's reserve). */
+	readonly outputCap: number;
+	/** Why the reservation is what it is: the room Pi keeps for a reply, or the smaller output cap. */
+	readonly reservationFrom: ReservationSource;
 	readonly windowFrom: string;
 	readonly maxOutputFrom: string;
 	readonly budget: number;
@@ -360,6 +364,8 @@ export async function replaySession(file: SessionFile, options: ReplayOptions): 
 		ranBuiltInBriefs: replaysBuiltInBriefs(file.entries, options.options),
 		window: options.window,
 		maxOutput: serving.outputReservation,
+		outputCap: model.maxTokens,
+		reservationFrom: serving.reservationFrom,
 		windowFrom: options.limitsFrom?.window ?? "given",
 		maxOutputFrom: options.limitsFrom?.maxOutput ?? (options.maxOutput === undefined ? "pi-fold's default" : "given"),
 		budget,

@@ -78,7 +78,7 @@ export function compactionDecision(
 	// The request goes before the next boundary: only what is folded already can keep it under the budget.
 	if (tokens > budget.budgetTokens)
 		return runs(
-			`the request of ~${fmt(tokens)} tokens is over the serving budget of ${fmt(budget.budgetTokens)} (window ${fmt(budget.totalWindow)} less ${fmt(budget.outputReservation)} reserved for output)`,
+			`the request of ~${fmt(tokens)} tokens is over the serving budget of ${fmt(budget.budgetTokens)} (window ${fmt(budget.totalWindow)} less ${fmt(budget.outputReservation)} kept for the reply)`,
 		);
 	const { reclaimable } = foldRoom(snap, options);
 	if (reclaimable <= 0) return runs(`${options.brandNoun} has nothing it could fold losslessly`);

@@ -117,12 +117,15 @@ export function newestUnitStart(messages: readonly unknown[]): number {
 	return 0;
 }
 
-/** A person's name for the newest unit of a request. */
+/** A person's name for the newest unit of a request: "one batch of 60 results of probe", "the result of read". */
 export function newestUnitName(messages: readonly unknown[]): string {
-	const first = messages[newestUnitStart(messages)] as { role?: string; content?: unknown } | undefined;
+	const start = newestUnitStart(messages);
+	const first = messages[start] as { role?: string; content?: unknown } | undefined;
 	if (first?.role !== "assistant") return "the newest message";
 	const calls = Array.isArray(first.content)
 		? (first.content as { type?: string; name?: string }[]).filter((b) => b.type === "toolCall").map((b) => b.name)
 		: [];
-	return calls.length > 0 ? `the results of ${[...new Set(calls)].join(", ")}` : "the newest reply";
+	if (calls.length === 0) return "the newest reply";
+	const tools = [...new Set(calls)].join(", ");
+	return calls.length === 1 ? `the result of ${tools}` : `one batch of ${calls.length} results of ${tools}`;
 }

@@ -82,6 +82,8 @@ export interface DriveOptions {
 	readonly bill?: (usage: SimUsage) => SimUsage;
 	/** Called after each billed request with the messages the provider got (progress, assertions). */
 	readonly onRequest?: (request: SimRequest, messages: readonly TranscriptMessage[]) => void;
+	/** Called before the message at `index` is replayed (a fault: the store made unwritable, a model switch). */
+	readonly beforeMessage?: (index: number) => void;
 	/** Pi's native compaction settings (default: off, as in the tests' Pi sessions; a manual /compact still runs). */
 	readonly compaction?: CompactionSettings;
 	/**
@@ -259,6 +261,7 @@ export async function drive(
 	let i = 0;
 	while (i < messages.length) {
 		const item = messages[i] as ReplayMessage;
+		options.beforeMessage?.(i);
 		if (item.idleMs) session.advance(item.idleMs);
 		if (item.before) await replay.humanSteps(item.before);
 		if (item.message.role !== "assistant") {

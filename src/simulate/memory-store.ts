@@ -23,8 +23,21 @@ import { sha256Hex, snapUtf8Range } from "../wasm/index.ts";
 
 export class MemoryStore implements SourceStore {
 	private readonly blobs = new Map<string, Uint8Array>();
+	/** The error code every write fails with while the store is unwritable (`failWrites`), or null. */
+	private failing: string | null = null;
+
+	/** Makes every write fail with `code` (an immutable folder: EPERM; a full disk: ENOSPC), or writable again (null). */
+	failWrites(code: string | null): void {
+		this.failing = code;
+	}
+
+	private checkWritable(): void {
+		if (this.failing === null) return;
+		throw Object.assign(new Error(`${this.failing}: operation not permitted (simulated)`), { code: this.failing });
+	}
 
 	async put(source: string): Promise<{ sha256: string; bytes: number }> {
+		this.checkWritable();
 		const bytes = new TextEncoder().encode(source);
 		const sha256 = sha256Hex(bytes);
 		this.blobs.set(sha256, bytes);
@@ -32,6 +45,7 @@ export class MemoryStore implements SourceStore {
 	}
 
 	async putFold(foldId: string, leaves: readonly { id: string; data: Uint8Array }[]) {
+		this.checkWritable();
 		const tree = buildFoldTree(foldId, leaves);
 		for (const [sha, data] of tree.blobs) this.blobs.set(sha, data);
 		return { sha256: tree.root, bytes: tree.bytes };

@@ -56,8 +56,11 @@ export class SimSession {
 	private nextId = 1;
 	private clock = 0;
 	private readonly options: SimSessionOptions;
+	/** The model in force (a switch to another model, `setModel`, replaces it). */
+	private model: ModelInfo;
 
 	constructor(options: SimSessionOptions) {
+		this.model = options.model;
 		this.options = options;
 		this.id = options.id ?? "sim-session";
 	}
@@ -123,9 +126,13 @@ export class SimSession {
 		return toLlm(projectedMessages(this.entries));
 	}
 
+	/** Switches the session to another model (a smaller window: the human's model switch, a resume on it). */
+	setModel(model: ModelInfo): void {
+		this.model = model;
+	}
+
 	/** The runtime's host over this session; `names` are the runtime's entry types. */
 	host(names: SimNames): Host {
-		const model = this.options.model;
 		return {
 			readBranch: () =>
 				branchViewOf({
@@ -141,7 +148,7 @@ export class SimSession {
 				this.entries.push({ type: "custom", id: this.newId(), customType: names.decisionEntryType, data: record }),
 			session: () => ({ id: this.id, dir: undefined }),
 			agentDir: () => this.options.agentDir,
-			model: () => model,
+			model: () => this.model,
 			contextTokens: () => null,
 			systemPrompt: () => this.options.systemPrompt ?? "",
 			cwd: () => this.options.cwd ?? process.cwd(),

@@ -15,16 +15,17 @@ afterAll(cleanupTempDirs);
 
 describe("the fence", () => {
 	it("stops only a request whose newest unit alone is larger than the window, naming it, and sends nothing", async () => {
-		// Forty parallel results of ~500 tokens each: every one under an excerpt's minimum, so none can be
-		// shown shorter, and together larger than the whole window (a single huge result is an excerpt,
-		// tests/pi/oversize.test.ts).
+		// Ninety parallel results of ~500 tokens each: every one under an excerpt's minimum, and together
+		// larger than the whole window even as one excerpt of the batch (each result's start, size and
+		// handle: forty would fit that way, tests/pi/batch-excerpt.test.ts; a single huge result is an
+		// excerpt, tests/pi/oversize.test.ts).
 		const h = await createHarness({
 			contextWindow: 12_000,
 			options: { foldScheduling: "epoch", readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
 			probe: createProbeTool((key) => probeText(key, key.startsWith("mid") ? 70 : 20)),
 		});
 		const before = h.notices.length;
-		h.script([callProbes(...Array.from({ length: 40 }, (_, i) => `mid${i}`)), say("never sent")]);
+		h.script([callProbes(...Array.from({ length: 90 }, (_, i) => `mid${i}`)), say("never sent")]);
 		await h.run("go");
 		// Only the first request left; the one carrying the huge result was aborted before transmission.
 		expect(h.requests).toHaveLength(1);
@@ -32,14 +33,14 @@ describe("the fence", () => {
 		expect(h.runtime.telemetry.view().fenced.total).toBe(1);
 		const notice = h.notices.slice(before).find((n) => n.includes("larger than the whole"));
 		expect(notice).toMatch(
-			/the results of probe is ~[\d,]+ tokens by itself, larger than the whole 12,000-token window, .* aborted before transmission\. Make it smaller/,
+			/one batch of 90 results of probe: ~[\d,]+ tokens by itself, larger than the whole 12,000-token window, .* aborted before transmission\. Make it smaller/,
 		);
 		// The window got nothing: no pi-fold text entered the transcript.
 		const texts = JSON.stringify(h.session.sessionManager.getBranch());
 		expect(texts).not.toContain("aborted before transmission");
 	});
 
-	it("lets an over-budget request that fits the window go on to native compaction, saying so once", async () => {
+	it("lets an over-budget request that fits the window go (Pi's compaction off), saying so once", async () => {
 		const h = await createHarness({
 			contextWindow: 12_000,
 			options: { foldScheduling: "epoch", readOnlyTools: new Set<string>(), summarizer: "deterministic" },
@@ -54,8 +55,30 @@ describe("the fence", () => {
 		expect(h.requests).toHaveLength(keys.length * 2 + 1);
 		const notices = h.notices.slice(before).filter((n) => n.includes("over the serving budget"));
 		expect(notices).toHaveLength(1);
-		expect(notices[0]).toMatch(
-			/after every lossless fold; Pi's native compaction takes over if the provider overflows/,
+		expect(notices[0]).toMatch(/after every lossless fold; it still fits the window, so it is sent/);
+	});
+});
+
+describe("the fence with Pi's compaction off", () => {
+	it("refuses before sending a request larger than the whole window that nothing can fold, naming its newest unit", async () => {
+		const h = await createHarness({
+			contextWindow: 12_000,
+			options: { foldScheduling: "epoch", readOnlyTools: new Set<string>(), summarizer: "deterministic" },
+		});
+		const before = h.notices.length;
+		// Each result is protected as soon as it lands: no fold may take it, and Pi would not compact.
+		const keys = Array.from({ length: 14 }, (_, i) => `big${i + 1}`);
+		const protect = (key: string) => () => callTool({ action: "protect", ids: [resultEntryId(h, `call_${key}`)] });
+		h.script([...keys.flatMap((k) => [callProbes(k), protect(k)]), say("done")]);
+		await h.run("go");
+		expect(h.runtime.telemetry.view().fenced.aborted).toBe(1);
+		const promptOf = (r: (typeof h.requests)[number]) =>
+			r.usage ? r.usage.input + r.usage.cacheRead + r.usage.cacheWrite : 0;
+		for (const r of h.requests) expect(promptOf(r)).toBeLessThanOrEqual(12_000);
+		const refused = h.notices.slice(before).filter((n) => n.includes("refused before sending"));
+		expect(refused).toHaveLength(1);
+		expect(refused[0]).toMatch(
+			/the request of ~[\d,]+ tokens is larger than the whole 12,000-token window after every lossless fold \(the result of (probe|active_context): ~[\d,]+ tokens\), and Pi's compaction is off, so the provider would reject it; refused before sending\. Run \/compact/,
 		);
 	});
 });

@@ -97,7 +97,9 @@ describe("/context for the human", () => {
 		expect(rendered(await slashCommand(h, "/context details")).map(storeFigures)).toEqual([
 			` Context window: ${footerFigure(h)}, as in Pi's footer`,
 			" pi-fold's limit: 123,904 tokens (96.8%), leaving 4,096 for the reply",
-			"   = the model's window 128,000 less its output limit 4,096",
+			"   = the model's window 128,000 less 4,096 kept for the reply",
+			"     (the model's whole output cap, under Pi's 16,384-token reserve)",
+			"   Pi compacts on its own above 111,616 tokens",
 			" Scheduling: immediate (each fold lands at the next request)",
 			" Last decision, at the end of the agent's run:",
 			"   waiting: the window is below the level where pi-fold folds on its own",

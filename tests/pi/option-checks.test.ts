@@ -86,7 +86,7 @@ describe("a window smaller than one request can need", () => {
 		const told = optionNotices(h, since, "providerTotalWindow");
 		expect(told).toHaveLength(1);
 		expect(told[0]).toMatch(
-			/providerTotalWindow 4,096 leaves a serving budget of 1 token \(less 4,095 reserved for output\)/,
+			/providerTotalWindow 4,096 leaves a serving budget of 1 token \(less 4,095 kept for the reply\)/,
 		);
 		expect(told[0]).toMatch(
 			new RegExp(`plus ${REQUEST_FLOOR_TAIL_TOKENS.toLocaleString("en-US")} tokens of fresh tail`),

@@ -148,7 +148,8 @@ async function humanSteps(h: Harness, steps: readonly HumanStep[]): Promise<void
 	}
 }
 
-const FENCE_NOTICE = /the results of probe is ~[\d,]+ tokens by itself, larger than the whole [\d,]+-token window/;
+const FENCE_NOTICE =
+	/(the result of probe|one batch of \d+ results of probe): ~[\d,]+ tokens by itself, larger than the whole [\d,]+-token window/;
 
 /** The invariants checked once the session is over. */
 async function endProblems(h: Harness, player: Player, window: number): Promise<string[]> {

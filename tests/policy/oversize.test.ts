@@ -4,7 +4,12 @@
 // provider may count, when the session has not measured it yet); a batch that fits is left alone.
 
 import { describe, expect, it } from "vitest";
-import { EXCERPT_MIN_TOKENS, oversizedResults, windowTokens } from "../../src/policy/index.ts";
+import {
+	BATCH_EXCERPT_MIN_TOKENS,
+	EXCERPT_MIN_TOKENS,
+	oversizedResults,
+	windowTokens,
+} from "../../src/policy/index.ts";
 import type { TranscriptEntry } from "../../src/transcript/index.ts";
 import { toolResult, toolUse, user } from "../helpers/entries.ts";
 import { snapshotOf } from "../helpers/snapshot.ts";
@@ -42,6 +47,22 @@ describe("results too large for the window", () => {
 		// No more than needed: without the last one picked it would not fit at 80%.
 		const last = plan.results.at(-1);
 		expect(tokens.total - plan.freedTokens + (last?.tokens ?? 0)).toBeGreaterThan(0.8 * budget);
+	});
+
+	it("folds a batch too large as a whole as one excerpt of the batch: each result's place, its position in it", () => {
+		// Five hundred results of ~600 tokens: none large enough for an excerpt of its own, together over the budget.
+		const snap = snapshotOf(batch(Array.from({ length: 500 }, () => 2_000)));
+		const tokens = windowTokens(snap);
+		const budget = snap.budget.budgetTokens;
+		expect(tokens.total).toBeGreaterThan(budget);
+		const plan = oversizedResults(snap, tokens, tokens.total);
+		expect(plan.results.length).toBeGreaterThan(0);
+		expect(plan.results.every((r) => r.tokens < EXCERPT_MIN_TOKENS && r.batch?.count === 500)).toBe(true);
+		expect(plan.results.map((r) => r.batch?.position)).toEqual(
+			plan.results.map((r) => Number(r.entry.id.slice(1)) + 1),
+		);
+		expect(tokens.total - plan.freedTokens).toBeLessThanOrEqual(0.8 * budget);
+		expect(plan.results.every((r) => r.tokens >= BATCH_EXCERPT_MIN_TOKENS)).toBe(true);
 	});
 
 	it("never picks a result too small for an excerpt to shrink", () => {

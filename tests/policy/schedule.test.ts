@@ -198,7 +198,7 @@ describe("the fence", () => {
 	const unit = (requestTokens: number, newestUnitTokens: number) => ({
 		requestTokens,
 		newestUnitTokens,
-		newestUnitName: "the results of read",
+		newestUnitName: "one batch of 3 results of read",
 		budget,
 	});
 
@@ -217,7 +217,23 @@ describe("the fence", () => {
 		const verdict = fence(unit(200_000, 150_000));
 		expect(verdict.abort).toBe(true);
 		expect(verdict.message).toMatch(
-			/^the results of read is ~150,000 tokens by itself, larger than the whole 110,000-token window/,
+			/^one batch of 3 results of read: ~150,000 tokens by itself, larger than the whole 110,000-token window/,
 		);
+	});
+
+	it("with the host's compaction off, refuses a request larger than the window before sending, naming its newest unit", () => {
+		const off = servingBudget({ descriptorWindow: 110_000, outputReservation: 10_000, hostCompaction: false });
+		const over = fence({ ...unit(115_000, 40_000), budget: off });
+		expect(over.abort).toBe(true);
+		expect(over.message).toMatch(
+			/^the request of ~115,000 tokens is larger than the whole 110,000-token window after every lossless fold \(one batch of 3 results of read: ~40,000 tokens\), and Pi's compaction is off, so the provider would reject it; refused before sending/,
+		);
+		// Within the window it goes, said so; with the host's compaction on, the host recovers instead.
+		expect(fence({ ...unit(105_000, 40_000), budget: off })).toMatchObject({ abort: false, overBudget: true });
+		expect(fence({ ...unit(105_000, 40_000), budget: off }).message).toMatch(
+			/it still fits the window, so it is sent$/,
+		);
+		const on = servingBudget({ descriptorWindow: 110_000, outputReservation: 10_000, hostCompaction: true });
+		expect(fence({ ...unit(115_000, 40_000), budget: on }).abort).toBe(false);
 	});
 });

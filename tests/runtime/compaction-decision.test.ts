@@ -40,7 +40,7 @@ describe("compactionDecision", () => {
 		const note = compactionDecision("threshold", snap, inputs({ request: { tokens: 14_000, budget: small } }));
 		expect(note.decision).toBe("passed");
 		expect(note.notice).toBe(
-			"active-context: Pi's compaction runs because the request of ~14,000 tokens is over the serving budget of 11,904 (window 16,000 less 4,096 reserved for output); folds made before it stay readable (peek, search)",
+			"active-context: Pi's compaction runs because the request of ~14,000 tokens is over the serving budget of 11,904 (window 16,000 less 4,096 kept for the reply); folds made before it stay readable (peek, search)",
 		);
 	});
 

@@ -147,7 +147,7 @@ export function shapeArb(hugeWeight = 12): fc.Arbitrary<Shape> {
 		});
 }
 
-/** The serving budget of a shape (the window less the output reservation, as pi-fold reads it). */
+/** The size unit of a shape: the window less the model's output cap (pi-fold's budget keeps less when the cap is above Pi's reserve). */
 export function budgetOf(shape: Shape): number {
 	const model = modelOf(shape);
 	return model.contextWindow - model.maxTokens;

@@ -21,6 +21,18 @@ import { compactionOf, type Mode, messagesOf, modelOf, type Shape, systemPromptO
 import { LosslessWatch } from "./sweep-lossless.ts";
 import { searchableProblems } from "./sweep-searchable.ts";
 
+/**
+ * A fault injected at a point of the session: the fold store becomes unwritable (and, with `repairAt`,
+ * writable again), or the model is switched to one whose window is the current one divided by `shrink`.
+ * Both are shares of the session's messages.
+ */
+export interface Fault {
+	readonly kind: "store" | "shrink";
+	readonly at: number;
+	readonly repairAt?: number | null;
+	readonly shrink?: number;
+}
+
 /** What one session showed, for the sweep's totals. */
 export interface Outcome {
 	readonly problems: string[];
@@ -59,7 +71,7 @@ function moves(session: SimSession, decisionType: string): number {
 
 /** The checks of every request: inside the window, paired, attributed (observer and independent watch). */
 function requestChecks(
-	window: number,
+	window: () => number,
 	problems: string[],
 	watch: WindowWatch,
 	lossless: LosslessWatch,
@@ -67,8 +79,8 @@ function requestChecks(
 ) {
 	return (request: SimRequest, messages: readonly TranscriptMessage[]) => {
 		lossless.request(request.at, messages);
-		if (request.promptTokens > window)
-			problems.push(`request ${request.at} is ${request.promptTokens} tokens, over the ${window} window`);
+		if (request.promptTokens > window())
+			problems.push(`request ${request.at} is ${request.promptTokens} tokens, over the ${window()} window`);
 		for (const p of pairingProblems(messages)) problems.push(`request ${request.at}: ${p}`);
 		if (request.kind === "rewrite" && request.cause === null)
 			problems.push(`request ${request.at}: a rewrite no commit or compaction explains`);
@@ -81,18 +93,52 @@ function requestChecks(
  * overflow compaction, and a batch larger than the window shown as excerpts with no compaction of Pi's
  * at the request that followed it.
  */
-function endProblems(shape: Shape, result: SimResult, excerpts: number): string[] {
+function endProblems(shape: Shape, result: SimResult, excerpts: number, fault: Fault | undefined): string[] {
 	const problems: string[] = [];
 	if (result.stopped) problems.push(`stopped: ${result.fence}`);
-	for (const c of result.compactions)
-		if (c.reason === "overflow" && c.decision === "passed")
-			problems.push(`Pi's overflow compaction ran after request ${c.afterRequests}`);
-	if (shape.huge !== null && excerpts === 0) problems.push("a batch larger than the window was not shown as excerpts");
+	// After a switch to a smaller window the last response may be larger than it: Pi's overflow path, as without pi-fold.
+	if (fault?.kind !== "shrink")
+		for (const c of result.compactions)
+			if (c.reason === "overflow" && c.decision === "passed")
+				problems.push(`Pi's overflow compaction ran after request ${c.afterRequests}`);
+	// An unwritable store writes no excerpt: Pi's compaction or the fence takes the batch.
+	if (shape.huge !== null && excerpts === 0 && fault?.kind !== "store")
+		problems.push("a batch larger than the window was not shown as excerpts");
 	return [...problems, ...result.errors.map((e) => `error: ${e}`)];
 }
 
-/** Replays one shape in one mode and lists every broken invariant. */
-export async function sweep(shape: Shape, mode: Mode): Promise<Outcome> {
+/** The driver's hook that injects `fault` at its point (and repairs the store at `repairAt`). */
+function faultAt(
+	fault: Fault,
+	count: number,
+	store: MemoryStore,
+	shrinkTo: (window: number) => void,
+	window: () => number,
+): (index: number) => void {
+	let applied = false;
+	let repaired = false;
+	return (index) => {
+		if (!applied && index >= Math.floor(fault.at * count)) {
+			applied = true;
+			if (fault.kind === "store") store.failWrites("EPERM");
+			else shrinkTo(Math.max(16_000, Math.round(window() / (fault.shrink ?? 2))));
+		}
+		const repairAt = fault.repairAt;
+		if (
+			applied &&
+			!repaired &&
+			fault.kind === "store" &&
+			typeof repairAt === "number" &&
+			index >= Math.floor(repairAt * count)
+		) {
+			repaired = true;
+			store.failWrites(null);
+		}
+	};
+}
+
+/** Replays one shape in one mode (with a fault, when given) and lists every broken invariant. */
+export async function sweep(shape: Shape, mode: Mode, fault?: Fault): Promise<Outcome> {
 	const store = new MemoryStore();
 	const runtime = new FoldRuntime(resolveOptions({ foldScheduling: mode, summarizer: "deterministic" }), () => store);
 	const model = modelOf(shape);
@@ -102,12 +148,34 @@ export async function sweep(shape: Shape, mode: Mode): Promise<Outcome> {
 	const watch = new WindowWatch();
 	const lossless = new LosslessWatch(runtime, host, session, decisionType);
 	const problems: string[] = [];
-	const result = await drive(runtime, session, messagesOf(shape), {
+	const messages = messagesOf(shape);
+	let window = model.contextWindow;
+	const result = await drive(runtime, session, messages, {
 		compaction: compactionOf(shape),
-		onRequest: requestChecks(model.contextWindow, problems, watch, lossless, () => moves(session, decisionType)),
+		onRequest: requestChecks(
+			() => window,
+			problems,
+			watch,
+			lossless,
+			() => moves(session, decisionType),
+		),
+		...(fault
+			? {
+					beforeMessage: faultAt(
+						fault,
+						messages.length,
+						store,
+						(w) => {
+							window = w;
+							session.setModel({ ...model, contextWindow: w, maxTokens: Math.min(model.maxTokens, Math.floor(w / 4)) });
+						},
+						() => window,
+					),
+				}
+			: {}),
 	});
 	const excerpts = [...runtime.snapshot(host).known.values()].filter((f) => f.kind === "result").length;
-	problems.push(...watch.problems, ...lossless.problems, ...endProblems(shape, result, excerpts));
+	problems.push(...watch.problems, ...lossless.problems, ...endProblems(shape, result, excerpts, fault));
 	const unattributed = runtime.telemetry.view().counters.unattributedRewrites;
 	if (unattributed !== 0) problems.push(`${unattributed} unattributed rewrites`);
 	const folds = await foldProblems(runtime, host, branchMessages(session));

@@ -123,15 +123,24 @@ async function recordExcerpts(excerpts: Excerpts, deps: CommitDeps): Promise<voi
 			);
 	}
 	const { brandNoun, commandNames } = deps.options;
-	for (const { fold } of excerpts.folds) {
+	for (const { fold, inBatch } of excerpts.folds) {
 		deps.decide({ kind: "fold", actor: "ladder", fold });
 		deps.recordEvidence({ foldId: fold.id, bytes: fold.sourceBytes });
+		if (inBatch) continue; // told once for the whole batch, below
 		deps.notifyOnce(
 			`excerpt:${fold.id}`,
 			`${brandNoun}: a tool result of ${fold.sourceBytes.toLocaleString("en-US")} bytes is too large for the window; the model sees an excerpt (fold ${fold.id}), and the exact result is stored: /${commandNames.fold} peek ${fold.id}`,
 			"info",
 		);
 	}
+	const batch = excerpts.batch;
+	const first = excerpts.folds.find((f) => f.inBatch)?.fold.id;
+	if (batch && first)
+		deps.notifyOnce(
+			`excerpt-batch:${first}`,
+			`${brandNoun}: one batch of ${batch.count} tool results is too large for the window as a whole, so ${batch.shown === batch.count ? "each" : `${batch.shown} of them`} (${batch.bytes.toLocaleString("en-US")} bytes) ${batch.shown === 1 ? "is" : "are"} shown by ${batch.shown === 1 ? "its" : "their"} start and size, every call still answered; the exact results are stored: /${commandNames.fold} search finds a line in any of them, /${commandNames.fold} peek ${first} reads one`,
+			"info",
+		);
 	for (const _ of excerpts.overCap) deps.recordEvidence(null);
 	if (excerpts.overCap.length > 0)
 		deps.notifyOnce(

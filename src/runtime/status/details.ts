@@ -7,6 +7,7 @@
 // in Pi's tokens (the calibration), as the headline's figures are. Pure over the status model.
 
 import { plural } from "../../common/index.ts";
+import { derivationLines } from "./budget-words.ts";
 import type { CommandNames } from "./context-views.ts";
 import { budgetLine, usageLine } from "./context-views.ts";
 import type { StatusModel } from "./model.ts";
@@ -166,7 +167,7 @@ export function renderDetails(m: StatusModel, cmd: CommandNames): string {
 	const lines = [
 		usageLine(m),
 		budgetLine(m),
-		`  = ${b.totalWindowSource === "descriptor" ? "the model's window" : "providerTotalWindow"} ${fmt(b.totalWindow)} less its output limit ${fmt(b.outputReservation)}`,
+		...derivationLines(b).map((l) => `  ${l}`),
 		...schedulingLines(m),
 		...observerLines(m),
 		...eventLines(m),

@@ -11,6 +11,7 @@ import { contentText } from "../../transcript/index.ts";
 import { estimateTokens } from "../../wasm/index.ts";
 import { oneLineExcerpt } from "../actions/shared.ts";
 import { foldCounts, type SummarizedFold } from "../fold-forest.ts";
+import { hostThresholdWords, reservationWords } from "./budget-words.ts";
 import type { StatusModel } from "./model.ts";
 import { foldsClause } from "./words.ts";
 
@@ -39,7 +40,7 @@ function headline(m: StatusModel): string[] {
 	const lines = [
 		// Folds counted as /context and the footer count them: the top-level ones, nested ones beside.
 		`Folds: ${m.forest.total === 0 ? "none yet" : foldsClause(foldCounts(m.forest, snap.state.expanded))} · pending marks: ${snap.state.pendingMarks.size} (${m.scheduling.mode} scheduling)`,
-		`Window: ${used} · serving budget ${fmt(budget.budgetTokens)} tokens (total ${fmt(budget.totalWindow)} from ${budget.totalWindowSource} − output reservation ${fmt(budget.outputReservation)})`,
+		`Window: ${used} · serving budget ${fmt(budget.budgetTokens)} tokens (total ${fmt(budget.totalWindow)} from ${budget.totalWindowSource} less ${reservationWords(budget)}${hostThresholdWords(budget) === null ? "" : `; ${hostThresholdWords(budget)}`})`,
 		`Requests ${t.baseline} (system prompt, tools and messages digested): ${c.requests} · pure appends ${c.appends} · identical ${c.identical} · rewrites ${c.rewrites} (unattributed ${c.unattributedRewrites}) · provider-side cache misses ${c.providerCacheMisses}`,
 	];
 	if (t.wire)
