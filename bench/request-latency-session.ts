@@ -5,7 +5,8 @@
 // temp folder's: none); without it the session is Pi alone. Pi's native compaction is off in both
 // arms, so both do the same work and Pi alone's history simply grows (the faux provider has no
 // window of its own). The time of each provider request is taken where the faux provider is asked
-// for its response. Nothing in Pi is mocked.
+// for its response; pi-fold's hooks and tool are timed through fold-latency-session.ts's timing
+// proxy of the ExtensionAPI (no handler of its own). Nothing in Pi is mocked.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,6 +26,7 @@ import {
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
 import { registerPiFold } from "../src/pi/index.ts";
+import { type Span, timedApi } from "./fold-latency-session.ts";
 
 /** Lines in the file the session reads from. */
 const FILE_LINES = 4_000;
@@ -42,6 +44,10 @@ export interface SessionRun {
 	/** Requests each pi-fold commit record came before (the index of the next request; none for Pi alone). */
 	readonly commitsAt: readonly number[];
 	readonly errors: readonly string[];
+	/** pi-fold's hooks and tool, each call timed (none for Pi alone). */
+	readonly spans: readonly Span[];
+	/** CPU time of the process over the session (user + system, ms). */
+	readonly cpuMs: number;
 }
 
 export interface SessionOptions {
@@ -88,8 +94,9 @@ export async function runSession(options: SessionOptions): Promise<SessionRun> {
 	});
 	modelRuntime.registerNativeProvider(faux.provider);
 	const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false } });
+	const spans: Span[] = [];
 	const extensionFactories: ExtensionFactory[] = options.piFold
-		? [(pi) => void registerPiFold(pi, undefined, { agentDir })]
+		? [(pi) => void registerPiFold(timedApi(pi, spans), undefined, { agentDir })]
 		: [];
 	const resourceLoader = new DefaultResourceLoader({
 		cwd,
@@ -137,14 +144,36 @@ export async function runSession(options: SessionOptions): Promise<SessionRun> {
 		});
 	}
 	faux.appendResponses(steps);
+	const cpu = process.cpuUsage();
 	try {
 		await session.prompt("Read the notes file range by range, one range per call.");
 		await session.waitForIdle();
 		const contextEdits = session.sessionManager.getBranch().filter((e) => e.type === "context_edit").length;
-		return { requestTimes, lastMessages, contextEdits, commitsAt, errors };
+		const used = process.cpuUsage(cpu);
+		return {
+			requestTimes,
+			lastMessages,
+			contextEdits,
+			commitsAt,
+			errors,
+			spans,
+			cpuMs: (used.user + used.system) / 1000,
+		};
 	} finally {
 		session.dispose();
 	}
+}
+
+/** pi-fold's own time in each step: its hooks' and tool's calls between the two requests (ms). */
+export function hookTimesOf(requestTimes: readonly number[], spans: readonly Span[]): number[] {
+	const out = new Array<number>(Math.max(0, requestTimes.length - 1)).fill(0);
+	let step = 0;
+	for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+		while (step < out.length && span.start >= (requestTimes[step + 1] as number)) step++;
+		if (step >= out.length) break;
+		if (span.start >= (requestTimes[step] as number)) out[step] = (out[step] as number) + (span.end - span.start);
+	}
+	return out;
 }
 
 /** The gaps between consecutive provider requests (ms): step k is request k+1's time less request k's. */

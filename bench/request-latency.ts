@@ -3,11 +3,11 @@
 // window, the faux provider; bench/request-latency-session.ts) runs twice in the same process: Pi
 // alone, then with pi-fold registered. A step is the gap between two provider requests (Pi's work,
 // the tool, and every hook). Reported: the median step near each session length asked for (the
-// steps ending within the last STEPS_NEAR requests before it), pi-fold's less Pi alone's; the median
-// of the first and last `edge` steps of the `length`-request session, and the targets as ratios
+// steps ending within the last STEPS_NEAR requests before it), pi-fold's less Pi alone's, and how much
+// of pi-fold's step its own hooks took (timed around each handler); the median of the first and last `edge` steps of the `length`-request session, and the targets as ratios
 // measured in the same run, MISSED where missed. Then a shorter pi-fold session under the sampling
 // profiler: the extension's share of the CPU time and its functions with the most self time. Not a
-// timed test: `npm run bench:request-latency` (about 2 minutes at the default lengths on a 2-core
+// timed test: `npm run bench:request-latency` (2 to 4 minutes at the default lengths on a 2-core
 // machine; `--requests 100,1000,5000` runs a 5,000-request session, much longer).
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,7 +19,7 @@ import { UsageError } from "../src/args/index.ts";
 import { numberList, scriptArgs } from "./command-line.ts";
 import { type ProfileSummary, profiled, summarize } from "./cpu-profile.ts";
 import { collectGarbage, machineInfo, median } from "./data.ts";
-import { runSession, stepsOf } from "./request-latency-session.ts";
+import { hookTimesOf, runSession, stepsOf } from "./request-latency-session.ts";
 
 /** pi-fold's median step over the last `edge` steps may be at most this many times Pi alone's. */
 export const TARGET_VS_PI = 2;
@@ -73,6 +73,10 @@ const REQUEST_LATENCY_COMMAND = {
 /** One arm's run: its steps (ms) and what its session ended with. */
 export interface ArmRun {
 	readonly steps: readonly number[];
+	/** pi-fold's own hooks in each step (ms; zeros for Pi alone). */
+	readonly hooks: readonly number[];
+	/** CPU time of the whole session (s). */
+	readonly cpuSeconds: number;
 	readonly lastMessages: number;
 	readonly contextEdits: number;
 	readonly seconds: number;
@@ -84,6 +88,8 @@ export interface LengthRow {
 	readonly piMs: number;
 	readonly piFoldMs: number;
 	readonly addedMs: number;
+	/** Of the step with pi-fold, its own hooks' median (ms). */
+	readonly hooksMs: number;
 }
 
 /** A target: the ratio measured and its bound. */
@@ -99,7 +105,14 @@ export interface RequestLatencyResult {
 	readonly pi: ArmRun;
 	readonly piFold: ArmRun;
 	readonly rows: readonly LengthRow[];
-	readonly edges: { readonly piFirst: number; readonly piLast: number; readonly first: number; readonly last: number };
+	readonly edges: {
+		readonly piFirst: number;
+		readonly piLast: number;
+		readonly first: number;
+		readonly last: number;
+		readonly hooksFirst: number;
+		readonly hooksLast: number;
+	};
 	readonly targets: readonly Target[];
 	readonly profile: (ProfileSummary & { readonly requests: number }) | null;
 }
@@ -126,6 +139,8 @@ async function runArm(piFold: boolean, args: RequestLatencyArgs, requests: numbe
 		throw new Error(`the session made ${run.requestTimes.length} requests, not ${requests}`);
 	return {
 		steps: stepsOf(run.requestTimes),
+		hooks: hookTimesOf(run.requestTimes, run.spans),
+		cpuSeconds: run.cpuMs / 1000,
 		lastMessages: run.lastMessages,
 		contextEdits: run.contextEdits,
 		seconds: (performance.now() - started) / 1000,
@@ -155,10 +170,11 @@ export async function measure(args: RequestLatencyArgs): Promise<RequestLatencyR
 		const rows = args.requests.map((k): LengthRow => {
 			const piMs = stepAt(pi.steps, k);
 			const piFoldMs = stepAt(piFold.steps, k);
-			return { requests: k, piMs, piFoldMs, addedMs: piFoldMs - piMs };
+			return { requests: k, piMs, piFoldMs, addedMs: piFoldMs - piMs, hooksMs: stepAt(piFold.hooks, k) };
 		});
 		const alone = edgesOf(pi.steps, args.length, args.edge);
 		const own = edgesOf(piFold.steps, args.length, args.edge);
+		const hooks = edgesOf(piFold.hooks, args.length, args.edge);
 		const target = (name: string, ratio: number, bound: number): Target => ({
 			name,
 			ratio,
@@ -170,7 +186,14 @@ export async function measure(args: RequestLatencyArgs): Promise<RequestLatencyR
 			pi,
 			piFold,
 			rows,
-			edges: { piFirst: alone.first, piLast: alone.last, first: own.first, last: own.last },
+			edges: {
+				piFirst: alone.first,
+				piLast: alone.last,
+				first: own.first,
+				last: own.last,
+				hooksFirst: hooks.first,
+				hooksLast: hooks.last,
+			},
 			targets: [
 				target("pi-fold's last steps ÷ Pi alone's last steps", own.last / alone.last, TARGET_VS_PI),
 				target("pi-fold's last steps ÷ its own first steps", own.last / own.first, TARGET_VS_FIRST),
@@ -192,15 +215,15 @@ export function report(result: RequestLatencyResult): string {
 	const { args, pi, piFold, edges } = result;
 	const lines = [
 		`Request latency: one session of small ranged reads (${count(args.window)}-token window, faux provider), Pi alone and with pi-fold.`,
-		`Pi alone: ${count(pi.steps.length + 1)} requests in ${pi.seconds.toFixed(1)} s, ${count(pi.lastMessages)} messages in the last.`,
-		`pi-fold: ${count(piFold.steps.length + 1)} requests in ${piFold.seconds.toFixed(1)} s, ${count(piFold.lastMessages)} messages in the last, ${count(piFold.contextEdits)} context edits.`,
+		`Pi alone: ${count(pi.steps.length + 1)} requests in ${pi.seconds.toFixed(1)} s (${pi.cpuSeconds.toFixed(1)} s of CPU), ${count(pi.lastMessages)} messages in the last.`,
+		`pi-fold: ${count(piFold.steps.length + 1)} requests in ${piFold.seconds.toFixed(1)} s (${piFold.cpuSeconds.toFixed(1)} s of CPU), ${count(piFold.lastMessages)} messages in the last, ${count(piFold.contextEdits)} context edits.`,
 		"",
 		`Time per request (median of the ${STEPS_NEAR} steps before it):`,
-		"| requests | Pi alone | with pi-fold | added by pi-fold | ratio |",
-		"| ---: | ---: | ---: | ---: | ---: |",
+		"| requests | Pi alone | with pi-fold | added by pi-fold | ratio | pi-fold's own hooks |",
+		"| ---: | ---: | ---: | ---: | ---: | ---: |",
 		...result.rows.map(
 			(r) =>
-				`| ${count(r.requests)} | ${ms(r.piMs)} | ${ms(r.piFoldMs)} | ${ms(r.addedMs)} | ${(r.piFoldMs / r.piMs).toFixed(2)}x |`,
+				`| ${count(r.requests)} | ${ms(r.piMs)} | ${ms(r.piFoldMs)} | ${ms(r.addedMs)} | ${(r.piFoldMs / r.piMs).toFixed(2)}x | ${ms(r.hooksMs)} |`,
 		),
 		"",
 		`Median step over the first and the last ${count(args.edge)} of ${count(args.length)} requests:`,
@@ -208,6 +231,7 @@ export function report(result: RequestLatencyResult): string {
 		"| --- | ---: | ---: |",
 		`| Pi alone | ${ms(edges.piFirst)} | ${ms(edges.piLast)} |`,
 		`| with pi-fold | ${ms(edges.first)} | ${ms(edges.last)} |`,
+		`| of which pi-fold's own hooks | ${ms(edges.hooksFirst)} | ${ms(edges.hooksLast)} |`,
 		"",
 		"Targets (this run):",
 		...result.targets.map(
@@ -252,7 +276,7 @@ async function main(): Promise<void> {
 
 /** The result without the per-step arrays (thousands of numbers), for --json. */
 function omitSteps(result: RequestLatencyResult) {
-	const arm = ({ steps, ...rest }: ArmRun) => ({ ...rest, requests: steps.length + 1 });
+	const arm = ({ steps, hooks: _hooks, ...rest }: ArmRun) => ({ ...rest, requests: steps.length + 1 });
 	return { ...result, pi: arm(result.pi), piFold: arm(result.piFold) };
 }
 

@@ -143,6 +143,13 @@ export function readBranch(sm: ReadonlySessionManager, decisionType: string, rec
 	return stateOf(sm, decisionType, receiptType).view(sm.getLeafId());
 }
 
+/** The same view read from the whole branch through Pi, sharing nothing with the incremental reader (tests compare the two). */
+export function readBranchAnew(sm: ReadonlySessionManager, decisionType: string, receiptType?: string): BranchView {
+	const state = new BranchState(decisionType, receiptType);
+	state.append(sm.getBranch(), sm.buildContextEntries());
+	return state.view(sm.getLeafId());
+}
+
 /** Only the decision records of the active branch (the view's, read as readBranch reads it). */
 export function branchRecords(
 	sm: ReadonlySessionManager,
