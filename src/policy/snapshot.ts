@@ -2,7 +2,9 @@
 // data a host reads: the transcript, pi-fold's decision records, the context edits in force), the
 // replayed state, the lattice of the folds that can be placed on this transcript, the units, the
 // serving budget and the protected range (fresh tail and the running turn's opening message).
-// Pure over what the caller read; the runtime builds it under its lock.
+// A function of what the caller read (the runtime builds it under its lock); it keeps the last units,
+// placement and snapshot it built, and a transcript that only grew by appending (the same entry
+// objects first and last at the old length) reuses them: only what was appended is split and placed.
 
 import { errorMessage } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
