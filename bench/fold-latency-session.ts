@@ -75,7 +75,7 @@ export function buildBaseSession(dir: string, cwd: string, messages: number): Ba
 }
 
 /** The ExtensionAPI pi-fold registers on, with every hook handler and tool execution timed into `spans`. */
-function timedApi(pi: ExtensionAPI, spans: Span[]): ExtensionAPI {
+export function timedApi(pi: ExtensionAPI, spans: Span[]): ExtensionAPI {
 	const time = async <R>(name: string, run: () => Promise<R> | R): Promise<R> => {
 		const start = performance.now();
 		try {

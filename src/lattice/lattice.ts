@@ -4,6 +4,7 @@
 
 import type { TranscriptEntry } from "../transcript/index.ts";
 import type { FoldChild, FoldRecord } from "./fold-types.ts";
+import { Positions } from "./positions.ts";
 
 /** A fold placed on the transcript: its record and its entry range [start, end). */
 export interface PlacedFold {
@@ -37,9 +38,9 @@ export class Lattice {
 
 	private constructor(
 		entries: readonly TranscriptEntry[],
-		position: Map<string, number>,
-		folds: Map<string, PlacedFold>,
-		roots: string[],
+		position: Positions,
+		folds: ReadonlyMap<string, PlacedFold>,
+		roots: readonly string[],
 	) {
 		this.entries = entries;
 		this.position = position;
@@ -52,10 +53,7 @@ export class Lattice {
 	 * or that partially overlaps another, is refused with a LatticeError naming it.
 	 */
 	static build(entries: readonly TranscriptEntry[], records: Iterable<FoldRecord>): Lattice {
-		const position = new Map<string, number>();
-		entries.forEach((entry, i) => {
-			position.set(entry.id, i);
-		});
+		const position = Positions.of(entries.map((entry) => entry.id));
 		const ranges: { record: FoldRecord; start: number; end: number }[] = [];
 		for (const record of records) {
 			const first = position.get(record.leafIds[0] ?? "");
@@ -105,6 +103,18 @@ export class Lattice {
 			});
 		}
 		return new Lattice(entries, position, folds, childFolds.get(null) ?? []);
+	}
+
+	/**
+	 * This lattice over `entries`, a transcript whose first entries are this one's (the caller checks
+	 * that they are: src/policy snapshot.ts, by identity) followed by entries no fold holds: the
+	 * same folds at the same places, the new entries raw at top level. Costs the new entries only;
+	 * null when a new entry repeats an id (build anew).
+	 */
+	extendedTo(entries: readonly TranscriptEntry[]): Lattice | null {
+		if (entries.length < this.entries.length) return null;
+		const position = (this.position as Positions).extended(entries.slice(this.entries.length).map((entry) => entry.id));
+		return position ? new Lattice(entries, position, this.folds, this.roots) : null;
 	}
 
 	/** The placed fold with this id, or undefined. */

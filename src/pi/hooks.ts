@@ -9,6 +9,7 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { errorMessage } from "../common/index.ts";
 import { registerAnthropicCache } from "./anthropic-cache.ts";
+import { latestRewriteTime } from "./branch.ts";
 import { unattributeForSummary } from "./compaction-input.ts";
 import type { PiFold } from "./host.ts";
 import { notifierFor } from "./notify.ts";
@@ -103,7 +104,9 @@ function compactionHooks(pi: ExtensionAPI, fold: PiFold): void {
 export function registerHooks(pi: ExtensionAPI, fold: PiFold): void {
 	sessionHooks(pi, fold);
 	// The output budget's edit of the request comes before the observer reads it.
-	registerOutputBudget(pi);
+	registerOutputBudget(pi, (ctx) =>
+		latestRewriteTime(ctx.sessionManager, fold.runtime.names.decisionEntryType, fold.runtime.receiptType),
+	);
 	requestHooks(pi, fold);
 	compactionHooks(pi, fold);
 	registerAnthropicCache(pi, fold);

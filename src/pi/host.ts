@@ -10,7 +10,7 @@ import type { BriefedKind } from "../lattice/index.ts";
 import { type BriefOut, type FoldRuntime, type Host, loadChainKey, type ModelInfo } from "../runtime/index.ts";
 import type { ChainKey } from "../state/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
-import { branchRecords, readBranch } from "./branch.ts";
+import { branchRecords, compactionCount, readBranch } from "./branch.ts";
 import { notifierFor } from "./notify.ts";
 
 /** What registerPiFold returns: the runtime, and its host for a Pi context (tests and hosts read status). */
@@ -78,8 +78,8 @@ export function piHost(pi: ExtensionAPI, runtime: FoldRuntime, ctx: ExtensionCon
 	const decisionType = runtime.names.decisionEntryType;
 	return {
 		readBranch: () => readBranch(sm, decisionType, runtime.receiptType),
-		branchRecords: () => branchRecords(sm, decisionType),
-		compactionCount: () => sm.getBranch().filter((e) => e.type === "compaction").length,
+		branchRecords: () => branchRecords(sm, decisionType, runtime.receiptType),
+		compactionCount: () => compactionCount(sm, decisionType, runtime.receiptType),
 		appendRecord: (record) => pi.appendEntry(decisionType, record),
 		session: () => ({ id: sm.getSessionId(), dir: sm.getSessionFile() ? sm.getSessionDir() : undefined }),
 		agentDir: () => getAgentDir(),

@@ -46,11 +46,17 @@ export function distrustUsageBefore(messages: readonly unknown[], since: number)
 	return true;
 }
 
-/** Registers the `context_with_system` handler that keeps pi-ai from trusting pre-commit usage. */
-export function registerOutputBudget(pi: ExtensionAPI): void {
+/**
+ * Registers the `context_with_system` handler that keeps pi-ai from trusting pre-commit usage;
+ * `rewriteTime` reads the latest edit's or compaction's time (default: from the whole branch).
+ */
+export function registerOutputBudget(
+	pi: ExtensionAPI,
+	rewriteTime: (ctx: ExtensionContext) => number | null = (ctx) => latestRewriteTime(ctx.sessionManager.getBranch()),
+): void {
 	pi.on("context_with_system", (event, ctx) => {
 		try {
-			const since = latestRewriteTime(ctx.sessionManager.getBranch());
+			const since = rewriteTime(ctx);
 			if (since !== null) distrustUsageBefore(event.messages, since);
 		} catch (error) {
 			// Only the output estimate is at stake; the request goes out as Pi built it.

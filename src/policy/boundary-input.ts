@@ -50,8 +50,24 @@ export interface BoundaryInput {
 	readonly excerptFreedTokens: number;
 }
 
+/**
+ * What the last pendingEditFrom read and found. A transcript that only grew by appending keeps its
+ * lattice's folds (snapshot.ts extends the lattice), its state and its edits in force: the entries it
+ * appended are raw, unmanaged and unedited, so what the state implies is the same.
+ */
+let lastPending: { key: readonly unknown[]; from: number | null } | null = null;
+
 /** Index of the first transcript entry whose edit in force differs from what the state implies, or null. */
 export function pendingEditFrom(snap: Snapshot, names: PlaceholderNames): number | null {
+	const { view, lattice } = snap;
+	const key = [lattice.folds, snap.state, snap.known, view.managed, view.foreign, view.inForce, names];
+	if (lastPending?.key.every((k, i) => k === key[i])) return lastPending.from;
+	const from = pendingEditFromAnew(snap, names);
+	lastPending = { key, from };
+	return from;
+}
+
+function pendingEditFromAnew(snap: Snapshot, names: PlaceholderNames): number | null {
 	const { view, lattice } = snap;
 	const index = new Map(view.transcript.map((e, i) => [e.id, i]));
 	const messages = new Map(view.transcript.map((e) => [e.id, e.message]));

@@ -97,21 +97,55 @@ export function shownTokens(snap: Snapshot): number {
 	return total;
 }
 
+/**
+ * The last windowTokens measured, with what it read. A transcript that only grew by appending keeps
+ * its lattice's folds (snapshot.ts extends the lattice), its state and its edits in force: the old
+ * entries show as they did, and the appended ones show raw, so only they are measured.
+ */
+let lastWindow: {
+	key: readonly unknown[];
+	transcript: readonly TranscriptEntry[];
+	perEntry: number[];
+	prefix: number[];
+} | null = null;
+
 export function windowTokens(snap: Snapshot): WindowTokens {
 	const { transcript } = snap.view;
-	const perEntry = new Array<number>(transcript.length).fill(0);
-	for (const item of snap.lattice.visible(snap.state.expanded)) {
-		if (item.type === "entry") {
-			const message = transcript[item.index]?.message;
-			perEntry[item.index] = message ? windowTokensOf(message) : estimateTokens('""');
-		} else perEntry[item.start] = placeholderTokens(snap, item.id);
+	const key = [snap.lattice.folds, snap.state, snap.view.inForce];
+	const last = lastWindow;
+	let perEntry: number[];
+	let prefix: number[];
+	if (
+		last?.key.every((k, i) => k === key[i]) &&
+		transcript.length >= last.transcript.length &&
+		(last.transcript.length === 0 ||
+			(transcript[0] === last.transcript[0] && transcript[last.transcript.length - 1] === last.transcript.at(-1)))
+	) {
+		perEntry = [...last.perEntry];
+		prefix = [...last.prefix];
+		for (let i = last.transcript.length; i < transcript.length; i++) {
+			const message = (transcript[i] as TranscriptEntry).message;
+			const t = windowTokensOf(message);
+			perEntry.push(t);
+			prefix.push((prefix.at(-1) as number) + t);
+		}
+	} else {
+		perEntry = new Array<number>(transcript.length).fill(0);
+		for (const item of snap.lattice.visible(snap.state.expanded)) {
+			if (item.type === "entry") {
+				const message = transcript[item.index]?.message;
+				perEntry[item.index] = message ? windowTokensOf(message) : estimateTokens('""');
+			} else perEntry[item.start] = placeholderTokens(snap, item.id);
+		}
+		prefix = [0];
+		for (const t of perEntry) prefix.push((prefix.at(-1) as number) + t);
 	}
-	const prefix = [0];
-	for (const t of perEntry) prefix.push((prefix.at(-1) as number) + t);
+	lastWindow = { key, transcript, perEntry, prefix };
+	const sums = prefix;
 	return {
-		perEntry,
-		range: (start, end) => (prefix[end] ?? 0) - (prefix[start] ?? 0),
-		total: prefix.at(-1) as number,
+		perEntry: [...perEntry],
+		range: (start, end) => (sums[end] ?? 0) - (sums[start] ?? 0),
+		total: sums.at(-1) as number,
 	};
 }
 

@@ -8,6 +8,7 @@
 import type { Lattice } from "../lattice/index.ts";
 import type { Chapter, TranscriptEntry, Unit } from "../transcript/index.ts";
 import { CONSOLIDATE_OCCUPANCY, MAX_VISIBLE_FOLDS } from "./constants.ts";
+import { nestsCleanly } from "./nesting.ts";
 
 /**
  * A rung of the ladder; "span" is cost scheduling's fold of the stale conversation (src/policy
@@ -66,19 +67,6 @@ function protectedIn(input: LadderInput, start: number, end: number): boolean {
 
 function claimed(input: LadderInput, start: number, end: number): boolean {
 	return input.pendingRanges.some((r) => r.start < end && start < r.end);
-}
-
-/** True when [start, end) would nest cleanly: no fold partially overlaps it and it is not already a fold. */
-function nestsCleanly(lattice: Lattice, start: number, end: number, allowInside: (kind: string) => boolean): boolean {
-	for (const fold of lattice.folds.values()) {
-		if (fold.start === start && fold.end === end) return false;
-		const overlaps = fold.start < end && start < fold.end;
-		if (!overlaps) continue;
-		const inside = start <= fold.start && fold.end <= end;
-		if (inside && allowInside(fold.record.kind)) continue;
-		return false;
-	}
-	return true;
 }
 
 function proposal(input: LadderInput, rung: Rung, start: number, end: number): Proposal {

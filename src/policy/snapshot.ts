@@ -2,14 +2,23 @@
 // data a host reads: the transcript, pi-fold's decision records, the context edits in force), the
 // replayed state, the lattice of the folds that can be placed on this transcript, the units, the
 // serving budget and the protected range (fresh tail and the running turn's opening message).
-// Pure over what the caller read; the runtime builds it under its lock.
+// A function of what the caller read (the runtime builds it under its lock); it keeps the last units,
+// placement and snapshot it built, and a transcript that only grew by appending (the same entry
+// objects first and last at the old length) reuses them: only what was appended is split and placed.
 
 import { errorMessage } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { Lattice, LatticeError } from "../lattice/index.ts";
 import type { Replacement } from "../projection/index.ts";
 import type { FoldState } from "../state/index.ts";
-import { freshTailStart, runningTurnStart, type TranscriptEntry, toUnits, type Unit } from "../transcript/index.ts";
+import {
+	extendUnits,
+	freshTailStart,
+	runningTurnStart,
+	type TranscriptEntry,
+	toUnits,
+	type Unit,
+} from "../transcript/index.ts";
 import type { ServingBudget } from "./budget.ts";
 
 /** The active branch as plain data (a host adapter reads it; see src/pi/branch.ts). */
@@ -54,7 +63,81 @@ export interface Snapshot {
 	readonly runningUnit: number;
 }
 
-function placeFolds(view: BranchView, folds: Iterable<FoldRecord>) {
+/** Whether `next` is `prev` followed by more entries: the same entry objects first and last of `prev`'s length. */
+function extendsTranscript(prev: readonly TranscriptEntry[], next: readonly TranscriptEntry[]): boolean {
+	if (prev === next) return true;
+	const n = prev.length;
+	return n > 0 && next.length >= n && next[0] === prev[0] && next[n - 1] === prev[n - 1];
+}
+
+/** The units of the last transcript split, with the running turn's unit: a transcript that extends it splits only what is new. */
+let lastUnits: { transcript: readonly TranscriptEntry[]; units: Unit[]; running: number } | null = null;
+
+function unitsOf(transcript: readonly TranscriptEntry[]): { units: Unit[]; running: number } {
+	const last = lastUnits;
+	if (last?.transcript === transcript) return last;
+	let units: Unit[];
+	let running: number;
+	if (last && extendsTranscript(last.transcript, transcript)) {
+		units = extendUnits(last.units, transcript);
+		// Only the units from the last one re-split on are new: the running turn is among them, or where it was.
+		const from = Math.max(0, last.units.length - 1);
+		const fresh = runningTurnStart(units.slice(from));
+		running = fresh >= 0 ? from + fresh : last.running < from ? last.running : runningTurnStart(units);
+	} else {
+		units = toUnits(transcript);
+		running = runningTurnStart(units);
+	}
+	lastUnits = { transcript, units, running };
+	return lastUnits;
+}
+
+interface PlacedFolds {
+	readonly lattice: Lattice;
+	readonly unplaced: { id: string; reason: string }[];
+}
+
+/** The last placement: its transcript, the folds it placed (in order) and those it could not. */
+let lastPlaced: {
+	transcript: readonly TranscriptEntry[];
+	folds: readonly FoldRecord[];
+	unplacedLeaves: ReadonlySet<string>;
+	placed: PlacedFolds;
+} | null = null;
+
+/**
+ * The folds placed on `view`'s transcript. The same folds on a transcript that extends the last one
+ * placed (only appended entries, none of them a leaf of a fold that could not be placed) keep their
+ * places: the lattice is extended, not built again.
+ */
+function placeFolds(view: BranchView, folds: Iterable<FoldRecord>): PlacedFolds {
+	const list = [...folds];
+	const last = lastPlaced;
+	if (
+		last &&
+		last.folds.length === list.length &&
+		last.folds.every((f, i) => f === list[i]) &&
+		extendsTranscript(last.transcript, view.transcript)
+	) {
+		if (last.transcript === view.transcript) return last.placed;
+		const added = view.transcript.slice(last.transcript.length);
+		const lattice = added.some((e) => last.unplacedLeaves.has(e.id))
+			? null
+			: last.placed.lattice.extendedTo(view.transcript);
+		if (lattice) {
+			const placed = { lattice, unplaced: last.placed.unplaced };
+			lastPlaced = { ...last, transcript: view.transcript, placed };
+			return placed;
+		}
+	}
+	const placed = placeAnew(view, list);
+	const unplacedIds = new Set(placed.unplaced.map((u) => u.id));
+	const unplacedLeaves = new Set(list.filter((f) => unplacedIds.has(f.id)).flatMap((f) => f.leafIds));
+	lastPlaced = { transcript: view.transcript, folds: list, unplacedLeaves, placed };
+	return placed;
+}
+
+function placeAnew(view: BranchView, folds: readonly FoldRecord[]): PlacedFolds {
 	const ids = new Set(view.transcript.map((e) => e.id));
 	const unplaced: { id: string; reason: string }[] = [];
 	const candidates: FoldRecord[] = [];
@@ -81,15 +164,37 @@ function placeFolds(view: BranchView, folds: Iterable<FoldRecord>) {
 	}
 }
 
+/** The last snapshot built, returned again for the same view, state, folds known and budget. */
+let lastSnapshot: Snapshot | null = null;
+
+function sameBudget(a: ServingBudget, b: ServingBudget): boolean {
+	return (
+		a.totalWindow === b.totalWindow &&
+		a.totalWindowSource === b.totalWindowSource &&
+		a.descriptorWindow === b.descriptorWindow &&
+		a.outputReservation === b.outputReservation &&
+		a.budgetTokens === b.budgetTokens
+	);
+}
+
+/**
+ * One consistent picture of the branch. Built from what the last one built where it can: the same
+ * inputs give the same snapshot, and a transcript that grew by appending splits and places only
+ * what it appended (a commit, a compaction or a new branch gives new folds or a new transcript, and
+ * everything is built again).
+ */
 export function buildSnapshot(
 	view: BranchView,
 	state: FoldState,
 	known: ReadonlyMap<string, FoldRecord>,
 	budget: ServingBudget,
 ): Snapshot {
-	const units = toUnits(view.transcript);
+	const last = lastSnapshot;
+	if (last && last.view === view && last.state === state && last.known === known && sameBudget(last.budget, budget))
+		return last;
+	const { units, running } = unitsOf(view.transcript);
 	const { lattice, unplaced } = placeFolds(view, state.folds.values());
-	return {
+	lastSnapshot = {
 		view,
 		state,
 		known,
@@ -98,8 +203,9 @@ export function buildSnapshot(
 		unplaced,
 		budget,
 		freshUnit: freshTailStart(units, budget.budgetTokens),
-		runningUnit: runningTurnStart(units),
+		runningUnit: running,
 	};
+	return lastSnapshot;
 }
 
 /** Why entry index `index` may not fold (fresh tail or the running turn's opening), or null. */

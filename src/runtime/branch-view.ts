@@ -3,29 +3,20 @@
 // the context edits in force (latest per target), telling pi-fold's own edits from foreign ones. A
 // host adapter hands in its branch path and its compaction-aware context entries, each with its
 // original message (Pi: src/pi/branch.ts; the simulator: src/simulate), and may hand in every entry
-// of the branch by id (compacted ones too), which a fold's source is rebuilt from. Pure.
+// of the branch by id (compacted ones too), which a fold's source is rebuilt from. Built by
+// branch-view-builder.ts, which a host that reads only what was appended feeds instead. Pure.
 
 import type { BranchView } from "../policy/index.ts";
-import type { Replacement } from "../projection/index.ts";
 import type { LogRecord } from "../state/index.ts";
-import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
-
-/** What the view reads of a session entry (Pi's `SessionEntry` fits structurally). */
-interface EntryView {
-	readonly id: string;
-	readonly type: string;
-	readonly customType?: string;
-	readonly data?: unknown;
-	readonly targetId?: string;
-	readonly replacement?: unknown;
-}
+import type { TranscriptEntry } from "../transcript/index.ts";
+import { BranchViewBuilder, type ContextItem, type EntryView } from "./branch-view-builder.ts";
 
 interface BranchViewInput {
 	readonly leafId: string | null;
 	/** The active branch, root to leaf. */
 	readonly branch: readonly EntryView[];
 	/** The compaction-aware context entries, each with its original message (undefined: projects none). */
-	readonly context: readonly { readonly entry: EntryView; readonly message: TranscriptMessage | undefined }[];
+	readonly context: readonly ContextItem[];
 	readonly decisionType: string;
 	/** pi-fold's receipt custom-message type: in the window, but never part of the foldable transcript. */
 	readonly receiptType?: string | undefined;
@@ -33,64 +24,12 @@ interface BranchViewInput {
 	readonly branchEntry?: ((id: string) => TranscriptEntry | undefined) | undefined;
 }
 
-function editTargets(data: unknown): string[] | null {
-	const record = data as { kind?: unknown; edits?: unknown } | null;
-	if (record?.kind !== "commit" || !Array.isArray(record.edits)) return null;
-	return record.edits.map((edit) => String((edit as { targetId?: unknown }).targetId));
-}
-
-/** pi-fold's decision records, and its own edits: the context_edit run right before each commit record. */
-function ownRecords(branch: readonly EntryView[], decisionType: string) {
-	const records: LogRecord[] = [];
-	const ownEdits = new Set<string>();
-	const managed = new Set<string>();
-	let run: EntryView[] = [];
-	for (const entry of branch) {
-		if (entry.type === "context_edit") {
-			run.push(entry);
-			continue;
-		}
-		if (entry.type === "custom" && entry.customType === decisionType) {
-			records.push({ entryId: entry.id, data: entry.data });
-			const targets = editTargets(entry.data);
-			if (targets && targets.length > 0 && targets.length <= run.length) {
-				const mine = run.slice(run.length - targets.length);
-				if (mine.every((e, i) => e.targetId === targets[i])) {
-					for (const e of mine) ownEdits.add(e.id);
-					for (const t of targets) managed.add(t);
-				}
-			}
-		}
-		run = [];
-	}
-	return { records, ownEdits, managed };
-}
-
+/** The view of a whole branch at once (branch-view-builder.ts fed in one go). */
 export function branchViewOf(input: BranchViewInput): BranchView {
-	const { records, ownEdits, managed } = ownRecords(input.branch, input.decisionType);
-	const transcript: TranscriptEntry[] = [];
-	const receipts: { id: string; before: number }[] = [];
-	const inForce = new Map<string, Replacement>();
-	const latestEdit = new Map<string, string>();
-	for (const { entry, message } of input.context) {
-		if (entry.type === "context_edit" && entry.targetId !== undefined) {
-			inForce.set(entry.targetId, entry.replacement as Replacement);
-			latestEdit.set(entry.targetId, entry.id);
-			continue;
-		}
-		if (entry.type === "custom_message" && input.receiptType !== undefined && entry.customType === input.receiptType) {
-			receipts.push({ id: entry.id, before: transcript.length });
-			continue;
-		}
-		if (message) transcript.push({ id: entry.id, message });
-	}
-	const foreign = new Set<string>();
-	for (const target of managed) {
-		const latest = latestEdit.get(target);
-		if (latest !== undefined && !ownEdits.has(latest)) foreign.add(target);
-	}
-	const view = { leafId: input.leafId, transcript, records, inForce, managed, foreign, receipts };
-	return input.branchEntry ? { ...view, branchEntry: input.branchEntry } : view;
+	const builder = new BranchViewBuilder(input.decisionType, input.receiptType);
+	builder.appendBranch(input.branch);
+	builder.appendContext(input.context);
+	return builder.view(input.leafId, input.branchEntry);
 }
 
 /** Only pi-fold's decision records on a branch (cheaper than the whole view, for per-request sync). */

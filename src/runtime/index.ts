@@ -7,6 +7,7 @@ export { leafBlobs, manifestDigestOf } from "../policy/index.ts";
 export { callTool, parseToolArgs, toolParameters } from "./actions/index.ts";
 export { manifestBindingProblem, readBoundSlice } from "./bound-source.ts";
 export { branchViewOf, originalEntry, recordsOf } from "./branch-view.ts";
+export { BranchViewBuilder, type ContextItem, type EntryView } from "./branch-view-builder.ts";
 export { chainKeyPath, forgetChainKeys, loadChainKey, processChainKey } from "./chain-key.ts";
 export { FOLD_COMMAND_VERBS, foldIdsFor, runFoldCommand } from "./command.ts";
 export { type CommitBody, RECEIPT_MAX_CHARS, receiptText } from "./commit/index.ts";

@@ -102,7 +102,7 @@ export interface Host {
 	/** The active branch as plain data (original messages, decision records, edits in force). */
 	readBranch(): BranchView;
 	/** Only pi-fold's decision records on the active branch (cheaper than readBranch). */
-	branchRecords(): LogRecord[];
+	branchRecords(): readonly LogRecord[];
 	/** Native compactions on the active branch (each rewrites the window, as a commit does). */
 	compactionCount(): number;
 	/** Appends a decision record to the session (never sent to the model). */

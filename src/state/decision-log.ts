@@ -29,6 +29,8 @@ export class DecisionLog {
 	private current: FoldState = emptyState();
 	private knownFolds = new Map<string, FoldRecord>();
 	private lastRefused = false;
+	/** The records array the last sync read: the same array again (a host's unchanged view) is already synced. */
+	private lastRecords: readonly LogRecord[] | null = null;
 
 	constructor(key: ChainKey) {
 		this.key = key;
@@ -58,6 +60,8 @@ export class DecisionLog {
 
 	/** Brings the state up to `records` (the branch's decision records in order). */
 	sync(records: readonly LogRecord[]): FoldState {
+		if (records === this.lastRecords && !this.lastRefused) return this.current;
+		this.lastRecords = records;
 		let prefix = this.ids.length <= records.length && !this.lastRefused;
 		for (let i = 0; prefix && i < this.ids.length; i++) if (this.ids[i] !== records[i]?.entryId) prefix = false;
 		if (prefix && records.slice(this.ids.length).some(isAdopt)) prefix = false;

@@ -38,8 +38,24 @@ function kindOf(message: TranscriptMessage): UnitKind {
 
 /** Splits entries into units; every entry belongs to exactly one unit, in order. */
 export function toUnits(entries: readonly TranscriptEntry[]): Unit[] {
-	const units: Unit[] = [];
-	let i = 0;
+	return unitsFrom(entries, 0, []);
+}
+
+/**
+ * The units of `entries` when its first entries are those `units` were split from (a transcript that
+ * grew by appending): every unit but the last is the same (a later unit began after it), and the
+ * last is split again from its start, since appended tool results may belong to it. The caller checks
+ * that the entries are the same; src/policy snapshot.ts keeps them by identity.
+ */
+export function extendUnits(units: readonly Unit[], entries: readonly TranscriptEntry[]): Unit[] {
+	const last = units.at(-1);
+	if (!last) return toUnits(entries);
+	return unitsFrom(entries, last.start, units.slice(0, -1));
+}
+
+/** `units` followed by the units of entries[from, ...). */
+function unitsFrom(entries: readonly TranscriptEntry[], from: number, units: Unit[]): Unit[] {
+	let i = from;
 	while (i < entries.length) {
 		const message = (entries[i] as TranscriptEntry).message;
 		const kind = kindOf(message);
