@@ -4,7 +4,13 @@
 // only its innermost child's result held, in the placeholder the provider is sent.
 
 import { describe, expect, it } from "vitest";
-import { heldNames, NAME_INDEX_MAX_CHARS, nameIndex, nameIndexRoom, nameIndexSizeBound } from "../../src/briefs/index.ts";
+import {
+	heldNames,
+	NAME_INDEX_MAX_CHARS,
+	nameIndex,
+	nameIndexRoom,
+	nameIndexSizeBound,
+} from "../../src/briefs/index.ts";
 import { resolveOptions } from "../../src/options/index.ts";
 import { FoldRuntime } from "../../src/runtime/index.ts";
 import { drive, MemoryStore, type ReplayMessage, SimSession } from "../../src/simulate/index.ts";
