@@ -6,7 +6,10 @@ import { budgetFor } from "../../src/policy/index.ts";
 import { PRICES } from "./ledger.ts";
 
 /** Stages in the staged plan. Default 64, as in the spec's measured run. */
-/** The benchmark's plan shapes: the standard plan, or a fact every fourth stage from a file read twelve stages earlier (reuse-plan.ts). */
+/**
+ * The benchmark's plan shapes, as reuse-plan.ts's PLAN_SHAPES (kept apart so the demo's command line
+ * loads no plan code; tests/bench/session/reuse.test.ts checks they agree).
+ */
 export const PLAN_SHAPES = ["standard", "recall-every-four"] as const;
 
 export const DEFAULT_STAGES = 64;

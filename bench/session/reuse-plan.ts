@@ -6,12 +6,12 @@
 // rest of a plan (files, keys, receipts, revisits, probes) is the same with reuse on or off. Pure functions.
 
 import { z } from "zod";
-import { PLAN_SHAPES } from "./demo-options.ts";
 import type { Random } from "./random.ts";
 import type { CorpusFile } from "./session-corpus.ts";
 
+/** "standard": the staged plan with its revisits and probes; "recall-every-four": only the four-step recalls. */
+export const PLAN_SHAPES = ["standard", "recall-every-four"] as const;
 export type PlanShape = (typeof PLAN_SHAPES)[number];
-export { PLAN_SHAPES };
 
 export const reuseScheduleSchema = z.object({
 	/** A reuse fact on every stage that is a multiple of this. */

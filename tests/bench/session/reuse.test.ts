@@ -4,6 +4,7 @@
 // per arm and judges the reuse targets from those counts.
 
 import { beforeAll, describe, expect, it } from "vitest";
+import { PLAN_SHAPES as OPTION_SHAPES } from "../../../bench/session/demo-options.ts";
 import { definitionLine } from "../../../bench/session/facts.ts";
 import { briefRoute, peekRoute } from "../../../bench/session/pifold-policy.ts";
 import { buildPlan, type Plan, type PlanStage, type Question } from "../../../bench/session/plan.ts";
@@ -11,6 +12,7 @@ import { decide } from "../../../bench/session/policy.ts";
 import { STAGE_TOOL, stageResult } from "../../../bench/session/protocol.ts";
 import { createRunRecord } from "../../../bench/session/record.ts";
 import type { ArmReport } from "../../../bench/session/report-schema.ts";
+import { PLAN_SHAPES } from "../../../bench/session/reuse-plan.ts";
 import { reuseTally, reuseTargets } from "../../../bench/session/reuse-report.ts";
 import { searchRoute } from "../../../bench/session/search-route.ts";
 import { type Corpus, type CorpusFile, countLines, loadCorpus } from "../../../bench/session/session-corpus.ts";
@@ -236,5 +238,11 @@ describe("the reuse tally and targets", () => {
 		expect(bad.map((v) => v.met)).toEqual([false, true, false]);
 		expect(bad[0]?.measured).toBe("pifold-agent at 60k 0.76x native");
 		expect(bad[2]?.measured).toBe("pifold-agent at 60k 3 vs 2 of 6");
+	});
+});
+
+describe("the plan shapes", () => {
+	it("are the same in the demo's options and in the plan", () => {
+		expect([...OPTION_SHAPES]).toEqual([...PLAN_SHAPES]);
 	});
 });
