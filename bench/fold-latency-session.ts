@@ -111,6 +111,22 @@ const probeTool: ToolDefinition = {
 };
 
 /** A resumed copy of the base session with pi-fold, ready to prompt. */
+/**
+ * The offline model runtime the latency benchmarks share: one faux model (`id`, its window, a
+ * 4,096-token output cap) and no network, with Pi's compaction off in in-memory settings.
+ */
+export async function offlineRuntime(agentDir: string, id: string, contextWindow: number) {
+	const faux = fauxProvider({ models: [{ id, contextWindow, maxTokens: 4_096 }] });
+	const modelRuntime = await ModelRuntime.create({
+		authPath: join(agentDir, "auth.json"),
+		modelsPath: null,
+		allowModelNetwork: false,
+	});
+	modelRuntime.registerNativeProvider(faux.provider);
+	const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false } });
+	return { faux, modelRuntime, settingsManager };
+}
+
 export interface BenchSession {
 	readonly session: AgentSession;
 	readonly spans: Span[];
@@ -127,14 +143,7 @@ export async function openBenchSession(base: BaseSession, root: string, cwd: str
 	mkdirSync(sessionDir, { recursive: true });
 	const file = join(sessionDir, "session.jsonl");
 	copyFileSync(base.file, file);
-	const faux = fauxProvider({ models: [{ id: "faux-1", contextWindow: 2_000_000, maxTokens: 4096 }] });
-	const modelRuntime = await ModelRuntime.create({
-		authPath: join(agentDir, "auth.json"),
-		modelsPath: null,
-		allowModelNetwork: false,
-	});
-	modelRuntime.registerNativeProvider(faux.provider);
-	const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false } });
+	const { faux, modelRuntime, settingsManager } = await offlineRuntime(agentDir, "faux-1", 2_000_000);
 	const spans: Span[] = [];
 	const resourceLoader = new DefaultResourceLoader({
 		cwd,

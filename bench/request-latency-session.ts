@@ -10,23 +10,15 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-	type Context,
-	type FauxResponseStep,
-	fauxAssistantMessage,
-	fauxProvider,
-	fauxToolCall,
-} from "@earendil-works/pi-ai";
+import { type Context, type FauxResponseStep, fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import {
 	createAgentSession,
 	DefaultResourceLoader,
 	type ExtensionFactory,
-	ModelRuntime,
 	SessionManager,
-	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
 import { registerPiFold } from "../src/pi/index.ts";
-import { type Span, timedApi } from "./fold-latency-session.ts";
+import { offlineRuntime, type Span, timedApi } from "./fold-latency-session.ts";
 
 /** Lines in the file the session reads from. */
 const FILE_LINES = 4_000;
@@ -84,16 +76,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRun> {
 	const sessionDir = join(options.root, "sessions");
 	writeWorkspace(cwd);
 	mkdirSync(sessionDir, { recursive: true });
-	const faux = fauxProvider({
-		models: [{ id: "faux-64k", contextWindow: options.window, maxTokens: 4_096 }],
-	});
-	const modelRuntime = await ModelRuntime.create({
-		authPath: join(agentDir, "auth.json"),
-		modelsPath: null,
-		allowModelNetwork: false,
-	});
-	modelRuntime.registerNativeProvider(faux.provider);
-	const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false } });
+	const { faux, modelRuntime, settingsManager } = await offlineRuntime(agentDir, "faux-64k", options.window);
 	const spans: Span[] = [];
 	const extensionFactories: ExtensionFactory[] = options.piFold
 		? [(pi) => void registerPiFold(timedApi(pi, spans), undefined, { agentDir })]

@@ -6,17 +6,9 @@
 // `/context` names the last commit from its record.
 
 import { afterAll, describe, expect, it } from "vitest";
+import { crowded } from "./crowded.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
-import {
-	callProbes,
-	callTool,
-	cleanupTempDirs,
-	createHarness,
-	type Harness,
-	say,
-	slashCommand,
-	toolTexts,
-} from "./harness.ts";
+import { callProbes, callTool, cleanupTempDirs, createHarness, say, slashCommand } from "./harness.ts";
 import { drawn, FOLD_IDS } from "./screen.ts";
 
 afterAll(cleanupTempDirs);
@@ -26,29 +18,6 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 /** A notice at 80 columns, fold ids masked. */
 function rendered(text: string): string[] {
 	return drawn(text, [FOLD_IDS]);
-}
-
-/** A 16k window holding a fold of six big results, then filled up again (tests/pi/admission.test.ts). */
-async function crowded(): Promise<{ h: Harness; id: string }> {
-	const h = await createHarness({
-		ui: "tui",
-		contextWindow: 16_000,
-		options: { readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
-	});
-	const bigs = ["big1", "big2", "big3", "big4", "big5", "big6"];
-	h.script([
-		...bigs.map((k) => callProbes(k)),
-		...["s1", "s2", "s3", "s4", "s5", "s6"].map((k) => callProbes(k)),
-		callTool({ action: "fold", from: "call_big1", to: "call_big6", brief: "six big probes" }),
-		...["big7", "big8", "big9", "big10"].map((k) => callProbes(k)),
-		say("filled up"),
-	]);
-	await h.run("fill");
-	const id = toolTexts(h)
-		.map((t) => /^Folded (f[0-9a-f]{16}) /.exec(t)?.[1])
-		.find((f) => f !== undefined && h.runtime.snapshot(h.host()).lattice.get(f));
-	if (!id) throw new Error("the fold did not land");
-	return { h, id };
 }
 
 describe("a person's expand that would not fit", () => {

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { expandAllText } from "../../src/runtime/expand-all.ts";
 import { createProbeTool } from "../helpers/pi-session.ts";
-import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
+import { crowded } from "./crowded.ts";
 import {
 	callProbes,
 	callTool,
@@ -46,24 +46,7 @@ describe("a person's search", () => {
 
 describe("a person's peek", () => {
 	it("reads all the bytes asked for, where the agent's is trimmed to the window's room", async () => {
-		const h = await createHarness({
-			ui: "tui",
-			contextWindow: 16_000,
-			options: { readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
-		});
-		const bigs = ["big1", "big2", "big3", "big4", "big5", "big6"];
-		h.script([
-			...bigs.map((k) => callProbes(k)),
-			...["s1", "s2", "s3", "s4", "s5", "s6"].map((k) => callProbes(k)),
-			callTool({ action: "fold", from: "call_big1", to: "call_big6", brief: "six big probes" }),
-			...["big7", "big8", "big9", "big10"].map((k) => callProbes(k)),
-			say("filled up"),
-		]);
-		await h.run("fill");
-		const id = toolTexts(h)
-			.map((t) => /^Folded (f[0-9a-f]{16}) /.exec(t)?.[1])
-			.find((f) => f !== undefined && h.runtime.snapshot(h.host()).lattice.get(f));
-		if (!id) throw new Error("the fold did not land");
+		const { h, id } = await crowded();
 		// The agent's peek of 12,000 bytes is trimmed: the window has no room for it.
 		h.script([callTool({ action: "peek", id, bytes: 12_000 }), say("ok")]);
 		await h.run("look");
