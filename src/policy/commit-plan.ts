@@ -170,7 +170,9 @@ export function decideCommit(input: DecisionInput): CommitPlan {
 	if (!g.plan.commit) return { unmarks, excerpts, schedule, commit: null };
 	const epoch = options.foldScheduling !== "immediate";
 	const refolds = g.refolds ?? [];
-	const ladder = ladderPlan(snap, g.proposals, options.foldScheduling, g.modelBrief, g.plan.apply);
+	// Paused (an unwritable store among the reasons): a commit carries the explicit decisions only, and
+	// no ladder fold, which would need a source written.
+	const ladder = ladderPlan(snap, input.paused ? [] : g.proposals, options.foldScheduling, g.modelBrief, g.plan.apply);
 	const recorded = lookAhead(snap, [
 		...refolds.map((foldId): DecisionBody => ({ kind: "refold", actor: "ladder", foldId })),
 		...ladderBodies(snap, ladder, epoch),

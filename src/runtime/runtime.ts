@@ -230,39 +230,55 @@ export class FoldRuntime {
 			const store = this.store(host);
 			await this.health.retry(store, host, this.options.brandNoun);
 			try {
-				const plan = decideCommit({
-					snap: this.snapshot(host),
-					options: this.options,
-					meter: this.meter,
-					host: hostFacts(host),
-					occupancy: this.occupancy(host, nextRequest),
-					paused: this.pauseReason() !== null,
-					actors: this.actors,
-					at: BOUNDARY_NAMES[at],
-				});
-				const planned = await runCommit(plan, {
-					options: this.options,
-					store,
-					host,
-					decide: (body) => void this.decide(host, body),
-					snapshot: () => this.snapshot(host),
-					recordSchedule: (note) => this.telemetry.recordSchedule(note),
-					recordEvidence: (excerpt) => this.telemetry.recordEvidence(excerpt),
-					notifyOnce: (key, message, level) => this.notifyOnce(host, key, message, level),
-					reportCommitRefusals: (refused) => this.reportCommitRefusals(host, refused),
-				});
-				this.boundaryFailed = null;
-				return planned ? this.drafts(planned, this.pricesAssumed(host)) : undefined;
+				return await this.commitOnce(host, store, at, nextRequest);
 			} catch (error) {
 				this.boundaryFailed = errorMessage(error);
-				// A failed write: paused from here (pauseReason); the records appended name only sources written.
 				if (!(error instanceof StoreWriteError)) throw error;
-				return undefined;
+				// A failed write pauses automatic folding (pauseReason) and the records appended name only
+				// sources written; the explicit decisions (an expand, a refold, the human's marks) still
+				// land at this boundary, in a commit that writes nothing.
+				return await this.commitOnce(host, store, at, nextRequest).catch((again: unknown) => {
+					this.boundaryFailed = errorMessage(again);
+					if (!(again instanceof StoreWriteError)) throw again;
+					return undefined;
+				});
 			} finally {
 				// The store's failure (a write here, or an action's since), told once per episode.
 				this.health.tell(this.options.brandNoun, host.notify);
 			}
 		});
+	}
+
+	/** One decision and its commit at a boundary (boundary). */
+	private async commitOnce(
+		host: Host,
+		store: SourceStore,
+		at: BoundaryKind,
+		nextRequest?: readonly unknown[],
+	): Promise<BoundaryDraft[] | undefined> {
+		const plan = decideCommit({
+			snap: this.snapshot(host),
+			options: this.options,
+			meter: this.meter,
+			host: hostFacts(host),
+			occupancy: this.occupancy(host, nextRequest),
+			paused: this.pauseReason() !== null,
+			actors: this.actors,
+			at: BOUNDARY_NAMES[at],
+		});
+		const planned = await runCommit(plan, {
+			options: this.options,
+			store,
+			host,
+			decide: (body) => void this.decide(host, body),
+			snapshot: () => this.snapshot(host),
+			recordSchedule: (note) => this.telemetry.recordSchedule(note),
+			recordEvidence: (excerpt) => this.telemetry.recordEvidence(excerpt),
+			notifyOnce: (key, message, level) => this.notifyOnce(host, key, message, level),
+			reportCommitRefusals: (refused) => this.reportCommitRefusals(host, refused),
+		});
+		this.boundaryFailed = null;
+		return planned ? this.drafts(planned, this.pricesAssumed(host)) : undefined;
 	}
 
 	/**

@@ -331,6 +331,12 @@ describe("a bad path, in one plain line", () => {
 				"unfold",
 				`${plan}: line 1: not a Pi session file: a session file is JSON lines, and this first line is not JSON; nothing was written`,
 			],
+			[["unfold", join(dir, "gone.jsonl")], "unfold", `${join(dir, "gone.jsonl")}: no such file`],
+			[
+				["replay", join(dir, "gone.jsonl"), "--window", "30000", "--no-chart"],
+				"replay",
+				`${join(dir, "gone.jsonl")}: no such file`,
+			],
 			[
 				["replay", plan, "--window", "30000", "--no-chart"],
 				"replay",

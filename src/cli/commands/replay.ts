@@ -139,7 +139,9 @@ function readText(path: string, what: string): string {
 	try {
 		return readFileSync(path, "utf8");
 	} catch (error) {
-		throw new InputError(`cannot read ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT") throw new InputError(`${path}: no such file`);
+		throw new InputError(`cannot read ${what} ${path} (${code ?? String(error)})`);
 	}
 }
 
