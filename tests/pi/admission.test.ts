@@ -4,37 +4,14 @@
 // trimmed to the room, saying so, with the offset to continue from.
 
 import { afterAll, describe, expect, it } from "vitest";
-import { folded, PROBE_READ_ONLY } from "./epoch-helpers.ts";
-import { callProbes, callTool, cleanupTempDirs, createHarness, type Harness, say, toolTexts } from "./harness.ts";
+import { crowded } from "./crowded.ts";
+import { callTool, cleanupTempDirs, say, toolTexts } from "./harness.ts";
 
 afterAll(cleanupTempDirs);
 
-const BIGS = ["big1", "big2", "big3", "big4", "big5", "big6"];
-
-/** A 16k window holding a fold of six big results, then filled up again with more. */
-async function crowded(): Promise<{ h: Harness; id: string }> {
-	const h = await createHarness({
-		contextWindow: 16_000,
-		options: { readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
-	});
-	h.script([
-		...BIGS.map((k) => callProbes(k)),
-		...["s1", "s2", "s3", "s4", "s5", "s6"].map((k) => callProbes(k)),
-		callTool({ action: "fold", from: "call_big1", to: "call_big6", brief: "six big probes" }),
-		...["big7", "big8", "big9", "big10"].map((k) => callProbes(k)),
-		say("filled up"),
-	]);
-	await h.run("fill");
-	const id = toolTexts(h)
-		.map((t) => /^Folded (f[0-9a-f]{16}) /.exec(t)?.[1])
-		.find((f) => f !== undefined && folded(h).includes(f));
-	if (!id) throw new Error(`the fold did not land: ${toolTexts(h).join(" / ")}`);
-	return { h, id };
-}
-
 describe("admission control", () => {
 	it("refuses an expand that would not fit, with the numbers, and the window does not change", async () => {
-		const { h, id } = await crowded();
+		const { h, id } = await crowded(false);
 		const before = h.requests.length;
 		h.script([callTool({ action: "expand", id }), say("ok")]);
 		await h.run("open it");
@@ -52,7 +29,7 @@ describe("admission control", () => {
 	});
 
 	it("trims a peek to the room left, says so, and continues from where it stopped", async () => {
-		const { h, id } = await crowded();
+		const { h, id } = await crowded(false);
 		h.script([callTool({ action: "peek", id, bytes: 64_000 }), say("ok")]);
 		await h.run("look");
 		const text = toolTexts(h).at(-1) as string;

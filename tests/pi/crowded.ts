@@ -5,10 +5,10 @@
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
 import { callProbes, callTool, createHarness, type Harness, say, toolTexts } from "./harness.ts";
 
-/** A 16k window holding a fold of six big results, then filled up again (tests/pi/admission.test.ts). */
-export async function crowded(): Promise<{ h: Harness; id: string }> {
+/** A 16k window holding a fold of six big results, then filled up again; `tui` records a TUI. */
+export async function crowded(tui = true): Promise<{ h: Harness; id: string }> {
 	const h = await createHarness({
-		ui: "tui",
+		...(tui ? { ui: "tui" as const } : {}),
 		contextWindow: 16_000,
 		options: { readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
 	});
