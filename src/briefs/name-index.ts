@@ -62,13 +62,23 @@ function argumentsText(message: TranscriptEntry["message"]): string {
 	return parts.join(" ");
 }
 
+/** The paths one message's calls name, read once per process (a message does not change once recorded). */
+const pathsByMessage = new WeakMap<object, readonly string[]>();
+function pathsOf(message: TranscriptEntry["message"]): readonly string[] {
+	const known = pathsByMessage.get(message);
+	if (known) return known;
+	const paths: string[] = [];
+	for (const m of argumentsText(message).matchAll(/"(?:path|file_path|file)":"([^"]{3,200})"/g))
+		if (m[1]) paths.push(m[1]);
+	pathsByMessage.set(message, paths);
+	return paths;
+}
+
 /** Paths named in the agent's calls, in first-use order. */
 function calledPaths(leaves: readonly TranscriptEntry[]): string[] {
-	const out: string[] = [];
-	for (const leaf of leaves)
-		for (const m of argumentsText(leaf.message).matchAll(/"(?:path|file_path|file)":"([^"]{3,200})"/g))
-			if (m[1] && !out.includes(m[1])) out.push(m[1]);
-	return out;
+	const out = new Set<string>();
+	for (const leaf of leaves) for (const path of pathsOf(leaf.message)) out.add(path);
+	return [...out];
 }
 
 /** Tokens a reply would quote, counted by use, in `text`. */
@@ -140,17 +150,25 @@ export function heldNames(
 /**
  * Characters the name index of a fold over `leaves` takes at most in `room`: every distinctive token
  * of their results and every path their calls named, as the index lists them, before the names the
- * window shows elsewhere are left out. Linear in the leaves (their tokens are cached).
+ * window shows elsewhere are left out. Linear in the leaves (their tokens are cached), and it stops
+ * once the room is spent.
  */
 export function nameIndexSizeBound(leaves: readonly TranscriptEntry[], room: number): number {
-	const names = new Set([...tokensIn(leaves, "toolResult").keys(), ...calledPaths(leaves)]);
-	if (names.size === 0) return 0;
+	const seen = new Set<string>();
 	let size = "Names: .".length;
-	for (const name of names) {
+	const add = (name: string): boolean => {
+		if (seen.has(name)) return false;
+		seen.add(name);
 		size += name.length + 2;
-		if (size >= room) return room;
+		return size >= room;
+	};
+	// Stops at the first name past the room: on the ladder's path each boundary asks this per span.
+	for (const { message } of leaves) {
+		if (message.role === "toolResult") {
+			for (const token of tokensOf(message).keys()) if (add(token)) return room;
+		} else for (const path of pathsOf(message)) if (add(path)) return room;
 	}
-	return size;
+	return seen.size === 0 ? 0 : size;
 }
 
 /** "Names: a, b, c (+N more)." within `maxChars` (at most NAME_INDEX_MAX_CHARS); "" when none fit. */

@@ -9,7 +9,7 @@ import { nounFor } from "../common/index.ts";
 import { type HeldRecord, heldDigest } from "../state/index.ts";
 import type { ActionResult } from "./actions/shared.ts";
 import type { Host } from "./ports.ts";
-import type { RuntimePort } from "./runtime.ts";
+import type { RuntimePort } from "./runtime-port.ts";
 
 /** "3 unkeyed (an older pi-fold's), 2 signed with key 0123456789abcdef" */
 function origins(held: readonly HeldRecord[]): string {

@@ -11,7 +11,7 @@ import { callTool } from "./actions/index.ts";
 import { adoptHeld } from "./adopt.ts";
 import { expandAll } from "./expand-all.ts";
 import type { Host } from "./ports.ts";
-import type { RuntimePort } from "./runtime.ts";
+import type { RuntimePort } from "./runtime-port.ts";
 
 /** The command's verbs, in the order its completion offers them. */
 export const FOLD_COMMAND_VERBS = [

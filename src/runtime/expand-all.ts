@@ -18,7 +18,7 @@ import { sourceNextStep } from "./actions/source-failure.ts";
 import { readBoundSource } from "./bound-source.ts";
 import { foldCounts, foldForest, sourcePresence } from "./fold-forest.ts";
 import type { Host, SourceStore } from "./ports.ts";
-import type { RuntimePort } from "./runtime.ts";
+import type { RuntimePort } from "./runtime-port.ts";
 
 /** What expand-all will record. */
 export interface ExpandAllPlan {

@@ -95,6 +95,16 @@ function withNames(snap: Snapshot, start: number, end: number, record: FoldRecor
 	return { ...record, ...(names ? { names } : {}), ...(inUse ? { inUse } : {}) };
 }
 
+/** The names a fold's placeholder shows (its brief and name index), read once per record. */
+const shownByRecord = new WeakMap<FoldRecord, readonly string[]>();
+function namesShownBy(fold: FoldRecord): readonly string[] {
+	const known = shownByRecord.get(fold);
+	if (known) return known;
+	const names = [...quotable(`${fold.brief}\n${fold.names ?? ""}`).keys()];
+	shownByRecord.set(fold, names);
+	return names;
+}
+
 /**
  * The names the window shows outside entries [start, end): in the raw entries and in the briefs and
  * name indexes of the folds in force. A fold's index leaves them out: the agent sees them already,
@@ -111,7 +121,7 @@ function shownOutside(snap: Snapshot, start: number, end: number): Set<string> {
 		}
 		if (item.start >= start && item.end <= end) continue;
 		const fold = snap.lattice.get(item.id)?.record;
-		if (fold) for (const token of quotable(`${fold.brief}\n${fold.names ?? ""}`).keys()) out.add(token);
+		if (fold) for (const token of namesShownBy(fold)) out.add(token);
 	}
 	return out;
 }

@@ -5,7 +5,7 @@
 import { type ProjectionCandidate, projectionCandidates, renderPlaceholder } from "../projection/index.ts";
 import { estimateTokens } from "../wasm/index.ts";
 import type { Host } from "./ports.ts";
-import type { RuntimePort } from "./runtime.ts";
+import type { RuntimePort } from "./runtime-port.ts";
 
 /** The candidates of every visible collapsed fold on the host's branch. */
 export function candidatesFor(runtime: RuntimePort, host: Pick<Host, "readBranch" | "model">): ProjectionCandidate[] {

@@ -376,31 +376,3 @@ export class FoldRuntime {
 		return kept;
 	}
 }
-
-/**
- * The runtime as actions, commands and status reach it: what they read, and `transaction`, the one
- * way to record a decision (under the lock). Nothing here commits, moves the window or sets state.
- */
-export type RuntimePort = Pick<
-	FoldRuntime,
-	| "options"
-	| "names"
-	| "telemetry"
-	| "receiptType"
-	| "store"
-	| "sync"
-	| "snapshot"
-	| "stablePrefixEnd"
-	| "foldState"
-	| "knownFolds"
-	| "pauseReason"
-	| "reportRefusals"
-	| "notifyOnce"
-	| "occupancy"
-	| "windowEstimate"
-	| "pricesAssumed"
-	| "calibration"
-	| "estimatedBudget"
-	| "holdAutomatic"
-	| "transaction"
->;

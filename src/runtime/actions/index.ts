@@ -6,7 +6,7 @@
 import { errorMessage } from "../../common/index.ts";
 import type { Actor } from "../../state/index.ts";
 import type { Host } from "../ports.ts";
-import type { RuntimePort } from "../runtime.ts";
+import type { RuntimePort } from "../runtime-port.ts";
 import { staleStatus } from "../stale.ts";
 import { statusModel } from "../status/model.ts";
 import { renderStatus } from "../status/render.ts";

@@ -5,7 +5,8 @@
 
 import type { Actor } from "../../state/index.ts";
 import type { Host } from "../ports.ts";
-import type { Decide, RuntimePort } from "../runtime.ts";
+import type { Decide } from "../runtime.ts";
+import type { RuntimePort } from "../runtime-port.ts";
 
 export interface ActionInput {
 	readonly runtime: RuntimePort;

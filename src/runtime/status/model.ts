@@ -11,7 +11,7 @@ import { markViews, type ServingBudget, type Snapshot, windowTokens } from "../.
 import { resolveStoreDir, type StoreUsage } from "../../store/index.ts";
 import { type FoldForest, foldForest, sourcePresence } from "../fold-forest.ts";
 import type { Host, SourceStore } from "../ports.ts";
-import type { RuntimePort } from "../runtime.ts";
+import type { RuntimePort } from "../runtime-port.ts";
 import type { TelemetryView } from "../telemetry.ts";
 
 /** A pending mark as status shows it. */
