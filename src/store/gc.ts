@@ -4,14 +4,25 @@
 // unreferenced. A dry run (the default) lists the unreferenced blobs. With `apply`, every blob that
 // stays referenced is first hashed against its name and every manifest walked; when anything that
 // stays is damaged or missing, nothing is removed. Then each unreferenced blob older than the
-// retention is removed with its chunk-tree sidecar, after a last look at its time: a blob a live
-// session wrote or freshened since gc started (FoldStore.put freshens a blob it finds) is kept.
-// Does its own file I/O.
+// retention is removed with its chunk-tree sidecar. A blob a live session wrote or freshened since
+// gc started (FoldStore.put freshens a blob it finds) is kept: gc first moves the blob aside (one
+// rename into tmp/, named gc-<digest>), then looks at its time. A writer that freshened it before the
+// move shows in that look, and the blob is moved back; a writer that comes after the move finds no
+// file to freshen and writes the blob anew. A gc killed between the move and the removal leaves
+// tmp/gc-<digest>, which the next gc moves back before it lists anything. Does its own file I/O.
 
-import { lstatSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { lstatSync, readdirSync } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { blobPath, blobRelPath, decodeManifest, looksLikeManifest, MANIFEST_MAX_BYTES } from "../verify/index.ts";
+import {
+	blobPath,
+	blobRelPath,
+	decodeManifest,
+	isDigestHex,
+	looksLikeManifest,
+	MANIFEST_MAX_BYTES,
+	TMP_DIR,
+} from "../verify/index.ts";
 import { type GcOptions, parseGcOptions } from "./gc-options.ts";
 import { digestsIn, listBlobs, type StoredBlob, sessionFiles } from "./gc-scan.ts";
 import { readWholeChecked } from "./source-read.ts";
@@ -103,10 +114,11 @@ async function verifyReferenced(referenced: readonly StoredBlob[], problems: str
  * Collects the fold store of the sessions folder `sessionsDir` (`<sessionsDir>/<storeDirName>`):
  * lists (and with `apply` removes) the blobs no session file there references. See GcOptions.
  */
-export async function collectGarbage(sessionsDir: string, options?: GcOptions): Promise<GcResult> {
+export async function collectGarbage(sessionsDir: string, options?: GcOptions, hooks?: GcHooks): Promise<GcResult> {
 	const opts = parseGcOptions(options);
 	const started = opts.now ?? Date.now();
 	const storeDir = join(sessionsDir, opts.storeDirName);
+	await restoreMovedAside(storeDir);
 	// The blobs first, then the session files: a record appended after its blobs were listed names a
 	// blob already listed; a blob written after the listing is not a candidate at all.
 	const blobs = listBlobs(storeDir);
@@ -134,14 +146,21 @@ export async function collectGarbage(sessionsDir: string, options?: GcOptions): 
 		if (problems.length === 0)
 			for (const u of unreferenced.filter((x) => x.expired)) {
 				const blob = byDigest.get(u.digest) as StoredBlob;
-				const now = listBlobStat(storeDir, u.digest);
+				await hooks?.beforeMove?.(u.digest);
+				const aside = await moveAside(storeDir, u.digest);
+				if (aside === undefined) continue;
+				await hooks?.afterMove?.(u.digest);
+				const now = timeOf(aside);
 				if (now === undefined) continue;
 				if (now !== blob.mtimeMs || now > cutoff) {
+					// Freshened by a writer before the move: it stays (a writer after the move wrote it anew).
+					await moveBack(storeDir, u.digest, aside);
 					freshened++;
 					continue;
 				}
-				await rm(blobPath(storeDir, u.digest), { force: true });
-				if (blob.tree) await rm(blob.tree, { force: true });
+				await rm(aside, { force: true });
+				// A writer that wrote the blob anew after the move keeps its sidecar (an optional index).
+				if (blob.tree && timeOf(blob.path) === undefined) await rm(blob.tree, { force: true });
 				removed.count++;
 				removed.bytes += u.bytes;
 			}
@@ -172,10 +191,50 @@ function storedNow(storeDir: string, digest: string): StoredBlob | undefined {
 	}
 }
 
-/** The blob's modification time now (undefined when it is gone). */
-function listBlobStat(storeDir: string, digest: string): number | undefined {
+/** Test seams: called around the move of an expired unreferenced blob, to interleave a writer. */
+export interface GcHooks {
+	readonly beforeMove?: (digest: string) => Promise<void>;
+	readonly afterMove?: (digest: string) => Promise<void>;
+}
+
+const ASIDE_PREFIX = "gc-";
+
+/** Moves the blob at `digest` into tmp/ (one rename); its new path, or undefined when it is gone. */
+async function moveAside(storeDir: string, digest: string): Promise<string | undefined> {
+	const aside = join(storeDir, TMP_DIR, `${ASIDE_PREFIX}${digest}`);
 	try {
-		return lstatSync(blobPath(storeDir, digest)).mtimeMs;
+		await mkdir(join(storeDir, TMP_DIR), { recursive: true });
+		await rename(blobPath(storeDir, digest), aside);
+		return aside;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Puts a blob moved aside back at its address (a copy a writer wrote meanwhile has the same bytes). */
+async function moveBack(storeDir: string, digest: string, aside: string): Promise<void> {
+	await rename(aside, blobPath(storeDir, digest));
+}
+
+/** Moves back every blob a killed gc left in tmp/ (gc-<digest>), so nothing it had not removed is lost. */
+async function restoreMovedAside(storeDir: string): Promise<void> {
+	let names: string[];
+	try {
+		names = readdirSync(join(storeDir, TMP_DIR));
+	} catch {
+		return;
+	}
+	for (const name of names) {
+		const digest = name.slice(ASIDE_PREFIX.length);
+		if (!name.startsWith(ASIDE_PREFIX) || !isDigestHex(digest)) continue;
+		await moveBack(storeDir, digest, join(storeDir, TMP_DIR, name)).catch(() => undefined);
+	}
+}
+
+/** A file's modification time now (undefined when it is gone). */
+function timeOf(path: string): number | undefined {
+	try {
+		return lstatSync(path).mtimeMs;
 	} catch {
 		return undefined;
 	}
