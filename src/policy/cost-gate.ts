@@ -171,8 +171,9 @@ export function costGate(input: {
 	// Consolidation as under every mode: past ten visible folds, or every equal pair from 85% (a binary counter).
 	const consolidations = consolidationProposals(ladder);
 	const occupancy = input.occupancy.tokens / snap.budget.budgetTokens;
-	// A span takes the tool batches of its run with it (they nest inside).
-	const spans = spanProposals(deep, tokens, occupancy, [...chapters, ...consolidations], kept);
+	// A span takes the tool batches of its run with it (they nest inside). With nothing else to fold, it opens earlier.
+	const alone = tools.length === 0 && chapters.length === 0;
+	const spans = spanProposals(deep, tokens, occupancy, [...chapters, ...consolidations], kept, alone);
 	const plan = planCostCommit({
 		budget: snap.budget,
 		economy,
