@@ -1,7 +1,8 @@
 // The gate of a boundary under cost scheduling: what the cost policy (src/policy cost-schedule.ts)
 // reads of the session now. The ladder's proposals are computed with the keep-raw floor as the
 // protected tail (fold deep: everything stale down to the working set the model keeps raw), plus the
-// span rung's folds of the stale conversation once the window is half the budget; the
+// span rung's folds of the stale conversation once the window is half the budget (a fifth when no
+// other rung has anything to fold); the
 // economy is the window, what was appended since the last request, the growth rate, the calibration
 // and the prices (the `prices` option, else the model's); a model-written brief is priced and kept
 // only when it costs less than what its fold saves until the next commit (a span's always, priced
