@@ -49,6 +49,16 @@ export const RESCUE_TARGET_SHARE = 0.45;
 export const SPAN_MIN_OCCUPANCY = 0.5;
 
 /**
+ * The span rung proposes from this lower occupancy when no other rung has anything to fold at the
+ * boundary (no completed read-only tool batch, no closed chapter outside the keep-raw floor): a
+ * session whose agent works through tools that are not read-only (a shell-only agent reads files
+ * with `sed` and `rg` through `bash`) leaves the tool rung nothing, and its window would otherwise
+ * grow raw to half the budget before anything folds. The cost gate still decides whether the span
+ * pays.
+ */
+export const SPAN_ALONE_MIN_OCCUPANCY = 0.2;
+
+/**
  * A result of the context tool's reads (peek, search) stays raw for this many of the agent's turns
  * after it landed: no automatic rung folds it before then (only the budget backstop's rescue may).
  * What the agent just looked at is what it is about to use; folding it at the next commit would make

@@ -1,7 +1,8 @@
 // The gate of a boundary under cost scheduling: what the cost policy (src/policy cost-schedule.ts)
 // reads of the session now. The ladder's proposals are computed with the keep-raw floor as the
 // protected tail (fold deep: everything stale down to the working set the model keeps raw), plus the
-// span rung's folds of the stale conversation once the window is half the budget; the
+// span rung's folds of the stale conversation once the window is half the budget (a fifth when no
+// other rung has anything to fold); the
 // economy is the window, what was appended since the last request, the growth rate, the calibration
 // and the prices (the `prices` option, else the model's); a model-written brief is priced and kept
 // only when it costs less than what its fold saves until the next commit (a span's always, priced
@@ -171,8 +172,9 @@ export function costGate(input: {
 	// Consolidation as under every mode: past ten visible folds, or every equal pair from 85% (a binary counter).
 	const consolidations = consolidationProposals(ladder);
 	const occupancy = input.occupancy.tokens / snap.budget.budgetTokens;
-	// A span takes the tool batches of its run with it (they nest inside).
-	const spans = spanProposals(deep, tokens, occupancy, [...chapters, ...consolidations], kept);
+	// A span takes the tool batches of its run with it (they nest inside). With nothing else to fold, it opens earlier.
+	const alone = tools.length === 0 && chapters.length === 0;
+	const spans = spanProposals(deep, tokens, occupancy, [...chapters, ...consolidations], kept, alone);
 	const plan = planCostCommit({
 		budget: snap.budget,
 		economy,

@@ -4,6 +4,7 @@
 // rewrite from its first change, briefs, the reads it saves); the one that pays most is made once
 // its freed tokens reach their economic order quantity. Deep by construction: the ladder proposes
 // everything stale down to the keep-raw floor, not a fifth of the budget, and from half the budget
+// (a fifth when nothing else is left to fold)
 // the span rung folds the stale conversation the other rungs leave raw. Hard limits override the
 // economics: at the cap (the budget, or the first price tier when a commit can stay under it) the
 // deepest commit lands; when the provider's cache has expired it lands too, free of rewrite cost;

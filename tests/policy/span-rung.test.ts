@@ -1,5 +1,5 @@
-// Cost scheduling's span rung (src/policy/span-rung.ts): below half the budget it proposes nothing;
-// from there it folds the stale units the other rungs leave raw, as spans ending at the keep-raw
+// Cost scheduling's span rung (src/policy/span-rung.ts): below half the budget it proposes nothing
+// (below a fifth when no other rung has anything to fold); from there it folds the stale units the other rungs leave raw, as spans ending at the keep-raw
 // floor, never a unit another rung's proposal covers, never around an older span (a new span sits
 // beside it), and never over what the agent expanded or has just peeked at.
 
@@ -10,6 +10,7 @@ import {
 	keptRawUnits,
 	type Proposal,
 	type Snapshot,
+	SPAN_ALONE_MIN_OCCUPANCY,
 	SPAN_MIN_OCCUPANCY,
 	spanProposals,
 	windowTokens,
@@ -48,6 +49,16 @@ describe("the span rung", () => {
 	it("proposes nothing below half the budget", () => {
 		const snap = snapshot(8, 6);
 		expect(spanProposals(snap, windowTokens(snap), SPAN_MIN_OCCUPANCY - 0.01, [], none(snap))).toEqual([]);
+	});
+
+	it("opens from a fifth of the budget when no other rung has anything to fold, not below", () => {
+		const snap = snapshot(8, 6);
+		const tokens = windowTokens(snap);
+		const between = (SPAN_ALONE_MIN_OCCUPANCY + SPAN_MIN_OCCUPANCY) / 2;
+		expect(spanProposals(snap, tokens, between, [], none(snap))).toEqual([]);
+		expect(spanProposals(snap, tokens, between, [], none(snap), true)).toHaveLength(1);
+		expect(spanProposals(snap, tokens, SPAN_ALONE_MIN_OCCUPANCY, [], none(snap), true)).toHaveLength(1);
+		expect(spanProposals(snap, tokens, SPAN_ALONE_MIN_OCCUPANCY - 0.01, [], none(snap), true)).toEqual([]);
 	});
 
 	it("folds the stale conversation down to the keep-raw floor, as one span", () => {
