@@ -3,7 +3,8 @@
 // its turns after they landed (a peek batch of a fold it then expanded, until it refolds it). No
 // automatic rung folds these: not the tool rung, the chapter rung, the span rung, a consolidation or
 // a top-up; only a commit the budget forces may take them back (an expanded fold is refolded, oldest
-// first, before the rescue folds the work in hand), and it says so by name. Pure over the snapshot.
+// first, before the rescue folds the work in hand), and it says so by name. Pure over the snapshot
+// (it keeps its last answer, and on a transcript that grew by appending reads only the newest units).
 
 import type { TranscriptEntry, Unit } from "../transcript/index.ts";
 import { SHOWN_READ_TURNS } from "./constants.ts";

@@ -2,7 +2,9 @@
 // entry occupies in the window now (a collapsed fold counts its placeholder once), the ladder's
 // input (units, chapters, folds in force, pending mark ranges, protections, fresh tail, which tool
 // batches the tool rung may take), and the scheduler's view of every pending mark (freed tokens,
-// protection, fresh tail). Pure over the snapshot; token counts come from the Wasm estimator.
+// protection, fresh tail). Pure over the snapshot (the window's and the shown tokens keep their last
+// answer and measure only appended entries when the rest is unchanged); token counts come from the
+// Wasm estimator.
 
 import { nameIndexRoom, nameIndexSizeBound } from "../briefs/index.ts";
 import { isReadOnlyBatch, memoByMessage, type TranscriptEntry, toChapters, type Unit } from "../transcript/index.ts";

@@ -4,7 +4,8 @@
 // serving budget and the protected range (fresh tail and the running turn's opening message).
 // A function of what the caller read (the runtime builds it under its lock); it keeps the last units,
 // placement and snapshot it built, and a transcript that only grew by appending (the same entry
-// objects first and last at the old length) reuses them: only what was appended is split and placed.
+// objects first and last at the old length) reuses them: only what was appended is split and placed,
+// and folds added after the placed ones are placed beside them (a commit).
 
 import { errorMessage } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
@@ -206,8 +207,8 @@ function sameBudget(a: ServingBudget, b: ServingBudget): boolean {
 /**
  * One consistent picture of the branch. Built from what the last one built where it can: the same
  * inputs give the same snapshot, and a transcript that grew by appending splits and places only
- * what it appended (a commit, a compaction or a new branch gives new folds or a new transcript, and
- * everything is built again).
+ * what it appended; folds a commit adds after the placed ones are placed beside them (a fold taken
+ * away, a compaction or a new branch builds everything again).
  */
 export function buildSnapshot(
 	view: BranchView,
