@@ -2,6 +2,7 @@
 // visible structure and span snapping. Pure; no Pi imports.
 
 export type { BriefedKind, BriefSource, FoldKind, FoldRecord } from "./fold-types.ts";
+export { NestingSet } from "./laminar.ts";
 export { Lattice, LatticeError, type PlacedFold } from "./lattice.ts";
 export {
 	type FileRead,

@@ -53,7 +53,22 @@ export class Lattice {
 	 * or that partially overlaps another, is refused with a LatticeError naming it.
 	 */
 	static build(entries: readonly TranscriptEntry[], records: Iterable<FoldRecord>): Lattice {
-		const position = Positions.of(entries.map((entry) => entry.id));
+		return Lattice.place(entries, Positions.of(entries.map((entry) => entry.id)), records);
+	}
+
+	/**
+	 * `records` placed on this lattice's transcript, as `Lattice.build` places them there, sharing
+	 * this lattice's entry positions (a commit places new folds on the same transcript several times).
+	 */
+	rebuiltWith(records: Iterable<FoldRecord>): Lattice {
+		return Lattice.place(this.entries, this.position as Positions, records);
+	}
+
+	private static place(
+		entries: readonly TranscriptEntry[],
+		position: Positions,
+		records: Iterable<FoldRecord>,
+	): Lattice {
 		const ranges: { record: FoldRecord; start: number; end: number }[] = [];
 		for (const record of records) {
 			const first = position.get(record.leafIds[0] ?? "");
@@ -117,6 +132,68 @@ export class Lattice {
 		return position ? new Lattice(entries, position, this.folds, this.roots) : null;
 	}
 
+	/**
+	 * This lattice with `added` placed too, on the same transcript: what `Lattice.build` over this
+	 * lattice's folds (in the order they were placed) and then `added` gives, in the order of `added`.
+	 * Costs the folds' count and the entries of the folds whose children change (the new ones and
+	 * those that now hold one), not the transcript: a commit places a few folds beside many. Null
+	 * when `build` would refuse them, or one repeats an id (the caller builds anew and gets the
+	 * refusal or the right placement).
+	 */
+	withAdded(added: readonly FoldRecord[]): Lattice | null {
+		const fresh: { record: FoldRecord; start: number; end: number }[] = [];
+		const ids = new Set(this.folds.keys());
+		for (const record of added) {
+			if (ids.has(record.id)) return null;
+			ids.add(record.id);
+			const start = this.position.get(record.leafIds[0] ?? "");
+			if (start === undefined || record.leafIds.length === 0) return null;
+			for (let k = 1; k < record.leafIds.length; k++)
+				if (this.position.get(record.leafIds[k] as string) !== start + k) return null;
+			fresh.push({ record, start, end: start + record.leafIds.length });
+		}
+		if (fresh.length === 0) return this;
+		fresh.sort(byPlace);
+		// The old folds are already in placing order; an old fold comes first among equal ranges.
+		const ranges: { record: FoldRecord; start: number; end: number }[] = [];
+		const old = [...this.folds.values()];
+		for (let i = 0, j = 0; i < old.length || j < fresh.length; ) {
+			const a = old[i];
+			const b = fresh[j];
+			if (a && (!b || byPlace(a, b) <= 0)) {
+				ranges.push(a);
+				i++;
+			} else {
+				ranges.push(b as (typeof fresh)[number]);
+				j++;
+			}
+		}
+		const shape = nestRanges(ranges);
+		if (!shape) return null;
+		const rangeOf = new Map(ranges.map((r) => [r.record.id, r] as const));
+		const folds = new Map<string, PlacedFold>();
+		for (const range of ranges) {
+			const id = range.record.id;
+			const { parent, depth } = shape.placed.get(id) as { parent: string | null; depth: number };
+			const childIds = shape.childFolds.get(id) ?? [];
+			const before = this.folds.get(id);
+			if (before && before.parent === parent && before.depth === depth && sameFoldChildren(before, childIds)) {
+				folds.set(id, before);
+				continue;
+			}
+			const children =
+				before && sameFoldChildren(before, childIds)
+					? before.children
+					: childrenOf(
+							this.entries,
+							range,
+							childIds.map((c) => rangeOf.get(c) as (typeof ranges)[number]),
+						);
+			folds.set(id, { record: range.record, start: range.start, end: range.end, parent, depth, children });
+		}
+		return new Lattice(this.entries, this.position as Positions, folds, shape.childFolds.get(null) ?? []);
+	}
+
 	/** The placed fold with this id, or undefined. */
 	get(id: string): PlacedFold | undefined {
 		return this.folds.get(id);
@@ -174,6 +251,46 @@ export class Lattice {
 		);
 		return out;
 	}
+}
+
+/** The order folds are placed in: by start, the longer first. */
+function byPlace(a: { start: number; end: number }, b: { start: number; end: number }): number {
+	return a.start - b.start || b.end - a.end;
+}
+
+/**
+ * Each range's parent and depth and each fold's child folds, for ranges in placing order (as
+ * `Lattice.build` derives them), or null when two partially overlap.
+ */
+function nestRanges(ranges: readonly { record: FoldRecord; start: number; end: number }[]): {
+	placed: Map<string, { parent: string | null; depth: number }>;
+	childFolds: Map<string | null, string[]>;
+} | null {
+	const placed = new Map<string, { parent: string | null; depth: number }>();
+	const childFolds = new Map<string | null, string[]>([[null, []]]);
+	const stack: { id: string; end: number; depth: number }[] = [];
+	for (const range of ranges) {
+		while (stack.length > 0 && (stack.at(-1) as { end: number }).end <= range.start) stack.pop();
+		const parent = stack.at(-1);
+		if (parent && range.end > parent.end) return null;
+		const depth = parent ? parent.depth + 1 : 0;
+		placed.set(range.record.id, { parent: parent?.id ?? null, depth });
+		(childFolds.get(parent?.id ?? null) as string[]).push(range.record.id);
+		childFolds.set(range.record.id, []);
+		stack.push({ id: range.record.id, end: range.end, depth });
+	}
+	return { placed, childFolds };
+}
+
+/** Whether `fold`'s child folds are `ids`, in order. */
+function sameFoldChildren(fold: PlacedFold, ids: readonly string[]): boolean {
+	let k = 0;
+	for (const child of fold.children) {
+		if (child.type !== "fold") continue;
+		if (child.id !== ids[k]) return false;
+		k++;
+	}
+	return k === ids.length;
 }
 
 /** Ordered children of a range: nested top-level folds and the entries between them. */

@@ -3,7 +3,8 @@
 // its turns after they landed (a peek batch of a fold it then expanded, until it refolds it). No
 // automatic rung folds these: not the tool rung, the chapter rung, the span rung, a consolidation or
 // a top-up; only a commit the budget forces may take them back (an expanded fold is refolded, oldest
-// first, before the rescue folds the work in hand), and it says so by name. Pure over the snapshot.
+// first, before the rescue folds the work in hand), and it says so by name. Pure over the snapshot
+// (it keeps its last answer, and on a transcript that grew by appending reads only the newest units).
 
 import type { TranscriptEntry, Unit } from "../transcript/index.ts";
 import { SHOWN_READ_TURNS } from "./constants.ts";
@@ -38,24 +39,68 @@ export function expandedOver(snap: Snapshot, start: number, end: number): string
 }
 
 /**
+ * The last keptRawUnits computed, with what it read. A unit's answer depends on its own entries, the
+ * expanded folds' ranges and, for a peek or search batch, whether SHOWN_READ_TURNS turns came after
+ * it; once they have, more appended units cannot change it. So on a transcript that only grew by
+ * appending, under the same expanded folds and lattice folds, the units before `settled` (each with
+ * that many turns after it then, and now) keep their answers, and only the newest are read again.
+ */
+let lastKept: {
+	transcript: readonly TranscriptEntry[];
+	units: readonly Unit[];
+	expanded: ReadonlySet<string>;
+	folds: Snapshot["lattice"]["folds"];
+	toolName: string;
+	kept: boolean[];
+	/** Units [0, settled) had at least SHOWN_READ_TURNS turns after them. */
+	settled: number;
+} | null = null;
+
+/** Whether `next` is `prev` followed by more entries (the same entry objects first and last of `prev`'s length). */
+function extendsEntries(prev: readonly TranscriptEntry[], next: readonly TranscriptEntry[]): boolean {
+	if (prev === next) return true;
+	const n = prev.length;
+	return n === 0 || (next.length >= n && next[0] === prev[0] && next[n - 1] === prev[n - 1]);
+}
+
+/**
  * Per unit of `snap`, whether it is something the agent chose to see and still holds: inside an
  * expanded fold, a batch of peeks or searches from its last SHOWN_READ_TURNS turns, or a peek batch
- * of a fold it expanded. One pass over the units (the turns after each counted from the end).
+ * of a fold it expanded. One pass over the units (the turns after each counted from the end), or
+ * over the newest only when the last answer still holds for the older ones (`lastKept`).
  */
 export function keptRawUnits(snap: Snapshot, toolName: string): boolean[] {
-	const kept = new Array<boolean>(snap.units.length).fill(false);
+	const { units } = snap;
+	const { transcript } = snap.view;
+	const last = lastKept;
+	const same =
+		last !== null &&
+		last.expanded === snap.state.expanded &&
+		last.folds === snap.lattice.folds &&
+		last.toolName === toolName &&
+		extendsEntries(last.transcript, transcript);
+	if (same && last.units === units) return last.kept;
+	// Units before the last one of the old split are the same units now (only the last is split again).
+	const reusable = same ? Math.min(last.settled, last.units.length - 1) : 0;
+	const kept = new Array<boolean>(units.length).fill(false);
 	let turnsAfter = 0;
-	for (let u = snap.units.length - 1; u >= 0; u--) {
-		const unit = snap.units[u] as Unit;
+	let settled = 0;
+	let u = units.length - 1;
+	for (; u >= 0; u--) {
+		if (turnsAfter >= SHOWN_READ_TURNS && settled === 0) settled = u + 1;
+		if (u < reusable && turnsAfter >= SHOWN_READ_TURNS) break;
+		const unit = units[u] as Unit;
 		if (expandedOver(snap, unit.start, unit.end).length > 0) kept[u] = true;
 		else {
-			const calls = showingCalls(unit, snap.view.transcript, toolName);
+			const calls = showingCalls(unit, transcript, toolName);
 			if (calls)
 				kept[u] =
 					turnsAfter < SHOWN_READ_TURNS || calls.some((c) => c.id !== undefined && snap.state.expanded.has(c.id));
 		}
 		if (unit.kind === "toolBatch" || unit.kind === "assistant") turnsAfter++;
 	}
+	for (let i = 0; i <= u; i++) kept[i] = (last as NonNullable<typeof last>).kept[i] as boolean;
+	lastKept = { transcript, units, expanded: snap.state.expanded, folds: snap.lattice.folds, toolName, kept, settled };
 	return kept;
 }
 

@@ -2,7 +2,9 @@
 // entry occupies in the window now (a collapsed fold counts its placeholder once), the ladder's
 // input (units, chapters, folds in force, pending mark ranges, protections, fresh tail, which tool
 // batches the tool rung may take), and the scheduler's view of every pending mark (freed tokens,
-// protection, fresh tail). Pure over the snapshot; token counts come from the Wasm estimator.
+// protection, fresh tail). Pure over the snapshot (the window's and the shown tokens keep their last
+// answer and measure only appended entries when the rest is unchanged); token counts come from the
+// Wasm estimator.
 
 import { nameIndexRoom, nameIndexSizeBound } from "../briefs/index.ts";
 import { isReadOnlyBatch, memoByMessage, type TranscriptEntry, toChapters, type Unit } from "../transcript/index.ts";
@@ -86,15 +88,54 @@ function placeholderTokens(snap: Snapshot, foldId: string): number {
 	return shown ? estimateTokens(JSON.stringify(shown.content ?? "")) : PLACEHOLDER_TOKENS_ESTIMATE;
 }
 
-/** Estimated tokens of the transcript as the edits in force show it (before any pending decision lands). */
-export function shownTokens(snap: Snapshot): number {
+/** A replacement's window tokens (its content as JSON), memoized by the replacement object. */
+const replacementTokensOf = memoByMessage((shown) =>
+	estimateTokens(JSON.stringify((shown as { content?: unknown }).content ?? "")),
+);
+
+/** Estimated tokens entries [from, end) of `transcript` show under the edits `inForce`. */
+function shownTokensOf(
+	transcript: readonly TranscriptEntry[],
+	inForce: Snapshot["view"]["inForce"],
+	from: number,
+): number {
 	let total = 0;
-	for (const entry of snap.view.transcript) {
-		const shown = snap.view.inForce.get(entry.id);
+	for (let i = from; i < transcript.length; i++) {
+		const entry = transcript[i] as TranscriptEntry;
+		const shown = inForce.get(entry.id);
 		if (shown === null) continue;
-		total += shown === undefined ? windowTokensOf(entry.message) : estimateTokens(JSON.stringify(shown.content ?? ""));
+		total += shown === undefined ? windowTokensOf(entry.message) : replacementTokensOf(shown);
 	}
 	return total;
+}
+
+/**
+ * The last shownTokens measured, with what it read: the same edits in force over a transcript that
+ * only grew by appending show the old entries as they did, so only the appended ones are measured.
+ */
+let lastShown: {
+	inForce: Snapshot["view"]["inForce"];
+	transcript: readonly TranscriptEntry[];
+	total: number;
+} | null = null;
+
+/** Estimated tokens of the transcript as the edits in force show it (before any pending decision lands). */
+export function shownTokens(snap: Snapshot): number {
+	const { transcript, inForce } = snap.view;
+	const last = lastShown;
+	const total =
+		last && last.inForce === inForce && extendsEntries(last.transcript, transcript)
+			? last.total + shownTokensOf(transcript, inForce, last.transcript.length)
+			: shownTokensOf(transcript, inForce, 0);
+	lastShown = { inForce, transcript, total };
+	return total;
+}
+
+/** Whether `next` is `prev` followed by more entries (the same entry objects first and last of `prev`'s length). */
+function extendsEntries(prev: readonly TranscriptEntry[], next: readonly TranscriptEntry[]): boolean {
+	if (prev === next) return true;
+	const n = prev.length;
+	return n === 0 || (next.length >= n && next[0] === prev[0] && next[n - 1] === prev[n - 1]);
 }
 
 /**

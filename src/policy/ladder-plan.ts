@@ -6,7 +6,7 @@
 // top-up flag, whether the model writes its brief). Pure: the runtime writes the sources and the
 // briefs, then records them in this order.
 
-import { type BriefedKind, type FoldRecord, foldId, Lattice } from "../lattice/index.ts";
+import { type BriefedKind, foldId, NestingSet } from "../lattice/index.ts";
 import type { Proposal } from "./ladder.ts";
 import type { FoldScheduling } from "./schedule.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -39,27 +39,15 @@ export interface LadderPlan {
 	readonly freedTokens: number;
 }
 
-type Placement = Pick<FoldRecord, "id" | "leafIds">;
-
 /** The folds this commit lands beside a new proposal: those placed on the transcript, and the marks it applies. */
-function landingFolds(snap: Snapshot, applying: readonly string[]): Placement[] {
-	const out: Placement[] = [...snap.lattice.folds.values()].map((f) => f.record);
+function landingFolds(snap: Snapshot, applying: readonly string[]): NestingSet {
+	const landing = new NestingSet(snap.lattice);
 	// A mark that does not nest is refused at placement; it holds no place here.
 	for (const id of applying) {
 		const mark = snap.state.pendingMarks.get(id);
-		if (mark && nests(snap, out, mark.fold)) out.push(mark.fold);
+		if (mark && landing.fits(mark.fold)) landing.add(mark.fold);
 	}
-	return out;
-}
-
-/** Whether `fold` nests with every fold in `landing` (none partially overlaps it). */
-function nests(snap: Snapshot, landing: readonly Placement[], fold: Placement): boolean {
-	try {
-		Lattice.build(snap.view.transcript, [...landing, fold] as FoldRecord[]);
-		return true;
-	} catch {
-		return false;
-	}
+	return landing;
 }
 
 /** The ladder folds a commit records from `proposals`, inner folds first. */
@@ -82,8 +70,8 @@ export function ladderPlan(
 		const rules = p.rung === "rescue" ? { ...snap, freshUnit: snap.units.length } : snap;
 		if (spanProblem(rules, p.start, p.end)) continue;
 		const leafIds = leaves.map((l) => l.id);
-		if (!nests(snap, landing, { id, leafIds })) continue;
-		landing.push({ id, leafIds });
+		if (!landing.fits({ id, leafIds })) continue;
+		landing.add({ id, leafIds });
 		const topUp = epoch && (p.rung === "tools" || p.rung === "chapter");
 		folds.push({ id, start: p.start, end: p.end, kind: KIND_OF_RUNG[p.rung], topUp, modelBrief: modelBrief(p) });
 		ids.push(id);

@@ -8,7 +8,7 @@
 import type { Lattice } from "../lattice/index.ts";
 import type { Chapter, TranscriptEntry, Unit } from "../transcript/index.ts";
 import { CONSOLIDATE_OCCUPANCY, MAX_VISIBLE_FOLDS } from "./constants.ts";
-import { nestsCleanly } from "./nesting.ts";
+import { nestsCleanly, topFoldEnd } from "./nesting.ts";
 
 /**
  * A rung of the ladder; "span" is cost scheduling's fold of the stale conversation (src/policy
@@ -77,8 +77,16 @@ function proposal(input: LadderInput, rung: Rung, start: number, end: number): P
 /** Tool rung: completed foldable tool batches outside the fresh tail, oldest first. */
 export function toolProposals(input: LadderInput): Proposal[] {
 	const out: Proposal[] = [];
-	for (const unit of input.units) {
+	for (let u = 0; u < input.units.length; u++) {
+		const unit = input.units[u] as Unit;
 		if (unit.index >= input.freshStartUnit) break;
+		// A top-level fold holding (or equal to) this unit: neither it nor any unit that starts inside
+		// that fold nests cleanly, so the walk goes on after the fold (folded history costs its folds).
+		const foldEnd = topFoldEnd(input.lattice, unit.start);
+		if (foldEnd !== undefined && foldEnd >= unit.end) {
+			u = firstUnitFrom(input.units, foldEnd, u + 1) - 1;
+			continue;
+		}
 		if (!input.toolFoldable(unit) || !unit.complete) continue;
 		if (protectedIn(input, unit.start, unit.end) || claimed(input, unit.start, unit.end)) continue;
 		// A result shown as an excerpt nests inside its own batch's fold.
@@ -87,6 +95,25 @@ export function toolProposals(input: LadderInput): Proposal[] {
 		if (p.freedTokens > 0) out.push(p);
 	}
 	return out;
+}
+
+/** The first unit at or after `from` whose first entry is at `entryIndex` or later (units in order). */
+function firstUnitFrom(units: readonly Unit[], entryIndex: number, from: number): number {
+	let lo = from;
+	let hi = units.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >> 1;
+		if ((units[mid] as Unit).start < entryIndex) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+/** The unit holding entry `index` (units in order, each over its own entries), or undefined. */
+function unitAt(units: readonly Unit[], index: number): Unit | undefined {
+	const next = firstUnitFrom(units, index + 1, 0);
+	const unit = units[next - 1];
+	return unit && unit.start <= index && index < unit.end ? unit : undefined;
 }
 
 /**
@@ -144,14 +171,12 @@ function consolidationRuns(
 	visible: ReturnType<Lattice["visible"]>,
 	bridgeUser: boolean,
 ): Visible[][] {
-	const unitOf = (entryIndex: number) =>
-		input.units.find((u) => u.start <= entryIndex && entryIndex < u.end)?.index ?? 0;
+	const unitOf = (entryIndex: number) => unitAt(input.units, entryIndex)?.index ?? 0;
 	// Only folds of whole units merge: an excerpt stands for one result inside its batch, and a fold of
 	// two excerpts would show one result for two calls.
-	const starts = new Set(input.units.map((u) => u.start));
-	const ends = new Set(input.units.map((u) => u.end));
-	const userEntry = (index: number) =>
-		input.units.find((u) => u.start <= index && index < u.end)?.kind === "user" && !input.keptRaw(index, index + 1);
+	const startsUnit = (index: number) => unitAt(input.units, index)?.start === index;
+	const endsUnit = (index: number) => unitAt(input.units, index - 1)?.end === index;
+	const userEntry = (index: number) => unitAt(input.units, index)?.kind === "user" && !input.keptRaw(index, index + 1);
 	const memo = new Map<string, number>();
 	const runs: Visible[][] = [];
 	let run: Visible[] | null = null;
@@ -161,8 +186,8 @@ function consolidationRuns(
 		// Not a fold inside one the agent expanded: it asked to see these briefs.
 		const eligible =
 			item.type === "fold" &&
-			starts.has(item.start) &&
-			ends.has(item.end) &&
+			startsUnit(item.start) &&
+			endsUnit(item.end) &&
 			!input.protectedFolds.has(item.id) &&
 			unitOf(item.end - 1) < input.freshStartUnit &&
 			!input.keptRaw(item.start, item.end);

@@ -61,6 +61,11 @@ export function nestsCleanly(
 	return true;
 }
 
+/** The end of the top-level fold holding entry `index`, or undefined when the entry is raw at top level. */
+export function topFoldEnd(lattice: Lattice, index: number): number | undefined {
+	return rootIndex(lattice).rootAt[index]?.end;
+}
+
 /** The same question asked of every placed fold in turn (what the index answers, for an empty range). */
 export function nestsByScan(
 	lattice: Lattice,

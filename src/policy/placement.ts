@@ -4,14 +4,15 @@
 // along. Also: the pending marks a native compaction left with nothing to fold. Pure.
 
 import { errorMessage } from "../common/index.ts";
-import { Lattice } from "../lattice/index.ts";
+import { type FoldRecord, NestingSet } from "../lattice/index.ts";
 import type { FoldState } from "../state/index.ts";
 import type { SchedulePlan } from "./schedule.ts";
 import { buildSnapshot, type Snapshot } from "./snapshot.ts";
 
 /** Pending marks naming an entry no longer in the context (a native compaction summarized it). */
 export function compactedMarks(snap: Snapshot): string[] {
-	const inContext = new Set(snap.view.transcript.map((e) => e.id));
+	// The lattice's positions hold every entry id of the transcript (the marks' leaves only are read).
+	const inContext = snap.lattice.position;
 	return [...snap.state.pendingMarks]
 		.filter(([, mark]) => mark.fold.leafIds.some((id) => !inContext.has(id)))
 		.map(([id]) => id);
@@ -52,6 +53,16 @@ export function placedSnapshot(snap: Snapshot, placement: Placement): PlacedMark
 	return { snap: buildSnapshot(snap.view, state, snap.known, snap.budget), ...outcome };
 }
 
+/** Why `folds` do not place on `snap`'s transcript (the lattice's refusal), or null when they do. */
+function nestingProblem(snap: Snapshot, folds: readonly FoldRecord[]): string | null {
+	try {
+		snap.lattice.rebuiltWith(folds);
+		return null;
+	} catch (error) {
+		return errorMessage(error);
+	}
+}
+
 /** Places the marks the commit applies as folds, one at a time (a mark that does not nest refuses by name). */
 export function placeMarks(
 	snap: Snapshot,
@@ -62,21 +73,23 @@ export function placeMarks(
 	const folds = new Map(snap.state.folds);
 	// Folds whose entries left the context (a native compaction summarized them) stay in the state,
 	// peekable, but a mark only has to nest with the folds that are placed on this transcript.
+	// Those are the lattice's folds; each mark is checked against them and the marks placed before it
+	// (NestingSet answers as a lattice built over them would; only a refusal builds one, for its reason).
 	const unplaced = new Set(snap.unplaced.map((u) => u.id));
 	const placedFolds = () => [...folds.values()].filter((f) => !unplaced.has(f.id));
+	const nesting = new NestingSet(snap.lattice);
 	const pending = new Map(snap.state.pendingMarks);
 	const applied: string[] = [];
 	for (const r of refused) pending.delete(r.foldId);
 	for (const id of apply) {
 		const mark = pending.get(id);
 		if (!mark) continue;
-		try {
-			Lattice.build(snap.view.transcript, [...placedFolds(), mark.fold]);
+		const problem = nesting.fits(mark.fold) ? null : nestingProblem(snap, [...placedFolds(), mark.fold]);
+		if (problem === null) {
 			folds.set(id, mark.fold);
+			nesting.add(mark.fold);
 			applied.push(id);
-		} catch (error) {
-			refused.push({ foldId: id, reason: `does not nest with the folds in force: ${errorMessage(error)}` });
-		}
+		} else refused.push({ foldId: id, reason: `does not nest with the folds in force: ${problem}` });
 		pending.delete(id);
 	}
 	const state: FoldState = { ...snap.state, folds, pendingMarks: pending };

@@ -4,7 +4,8 @@
 // serving budget and the protected range (fresh tail and the running turn's opening message).
 // A function of what the caller read (the runtime builds it under its lock); it keeps the last units,
 // placement and snapshot it built, and a transcript that only grew by appending (the same entry
-// objects first and last at the old length) reuses them: only what was appended is split and placed.
+// objects first and last at the old length) reuses them: only what was appended is split and placed,
+// and folds added after the placed ones are placed beside them (a commit).
 
 import { errorMessage } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
@@ -130,15 +131,41 @@ function placeFolds(view: BranchView, folds: Iterable<FoldRecord>): PlacedFolds 
 			return placed;
 		}
 	}
-	const placed = placeAnew(view, list);
+	const added = last ? withFoldsAdded(last, view, list) : null;
+	if (added) {
+		lastPlaced = { transcript: view.transcript, folds: list, unplacedLeaves: new Set(), placed: added };
+		return added;
+	}
+	// The same transcript with other folds (a commit's look-ahead): its entry positions are shared.
+	const placed = placeAnew(view, list, last?.transcript === view.transcript ? last.placed.lattice : null);
 	const unplacedIds = new Set(placed.unplaced.map((u) => u.id));
 	const unplacedLeaves = new Set(list.filter((f) => unplacedIds.has(f.id)).flatMap((f) => f.leafIds));
 	lastPlaced = { transcript: view.transcript, folds: list, unplacedLeaves, placed };
 	return placed;
 }
 
-function placeAnew(view: BranchView, folds: readonly FoldRecord[]): PlacedFolds {
-	const ids = new Set(view.transcript.map((e) => e.id));
+/**
+ * The last placement with folds added (a commit records new folds after the ones placed, all of
+ * which were placed), on its transcript or one that extends it: only the new folds are placed, and
+ * the folds that now hold one get their children anew. Null when that does not apply or a new fold
+ * does not place (placeAnew then says why).
+ */
+function withFoldsAdded(
+	last: NonNullable<typeof lastPlaced>,
+	view: BranchView,
+	list: readonly FoldRecord[],
+): PlacedFolds | null {
+	if (last.placed.unplaced.length > 0 || list.length <= last.folds.length) return null;
+	if (!last.folds.every((f, i) => f === list[i]) || !extendsTranscript(last.transcript, view.transcript)) return null;
+	const base =
+		last.transcript === view.transcript ? last.placed.lattice : last.placed.lattice.extendedTo(view.transcript);
+	const lattice = base?.withAdded(list.slice(last.folds.length));
+	return lattice ? { lattice, unplaced: [] } : null;
+}
+
+function placeAnew(view: BranchView, folds: readonly FoldRecord[], same: Lattice | null): PlacedFolds {
+	const build = (records: FoldRecord[]) => (same ? same.rebuiltWith(records) : Lattice.build(view.transcript, records));
+	const ids: { has(id: string): boolean } = same ? same.position : new Set(view.transcript.map((e) => e.id));
 	const unplaced: { id: string; reason: string }[] = [];
 	const candidates: FoldRecord[] = [];
 	for (const fold of folds) {
@@ -147,20 +174,20 @@ function placeAnew(view: BranchView, folds: readonly FoldRecord[]): PlacedFolds 
 		else candidates.push(fold);
 	}
 	try {
-		return { lattice: Lattice.build(view.transcript, candidates), unplaced };
+		return { lattice: build(candidates), unplaced };
 	} catch (error) {
 		if (!(error instanceof LatticeError)) throw error;
 		// Place them one by one, keeping every fold that nests with those already placed.
 		const placed: FoldRecord[] = [];
 		for (const fold of candidates) {
 			try {
-				Lattice.build(view.transcript, [...placed, fold]);
+				build([...placed, fold]);
 				placed.push(fold);
 			} catch (inner) {
 				unplaced.push({ id: fold.id, reason: errorMessage(inner) });
 			}
 		}
-		return { lattice: Lattice.build(view.transcript, placed), unplaced };
+		return { lattice: build(placed), unplaced };
 	}
 }
 
@@ -180,8 +207,8 @@ function sameBudget(a: ServingBudget, b: ServingBudget): boolean {
 /**
  * One consistent picture of the branch. Built from what the last one built where it can: the same
  * inputs give the same snapshot, and a transcript that grew by appending splits and places only
- * what it appended (a commit, a compaction or a new branch gives new folds or a new transcript, and
- * everything is built again).
+ * what it appended; folds a commit adds after the placed ones are placed beside them (a fold taken
+ * away, a compaction or a new branch builds everything again).
  */
 export function buildSnapshot(
 	view: BranchView,

@@ -1,6 +1,7 @@
 // A snapshot built from the last one (a transcript that grew by appending: units re-split from the
 // last unit, the lattice extended, the window's tokens and the pending edit reused) is the snapshot
-// built from scratch: the same transcript as fresh entry objects shares nothing with the caches.
+// built from scratch: the same transcript as fresh entry objects shares nothing with the caches (the
+// tokens the edits in force show included). So are the folds a commit adds, placed beside the others.
 // Also the lattice's shared positions: an older lattice never sees an id appended after it.
 
 import { describe, expect, it } from "vitest";
@@ -12,6 +13,7 @@ import {
 	buildSnapshot,
 	pendingEditFrom,
 	type Snapshot,
+	shownTokens,
 	windowTokens,
 } from "../../src/policy/index.ts";
 import { emptyState, type FoldState } from "../../src/state/index.ts";
@@ -78,6 +80,7 @@ function picture(snap: Snapshot) {
 		freshUnit: snap.freshUnit,
 		runningUnit: snap.runningUnit,
 		tokens: [tokens.perEntry, tokens.total, tokens.range(3, 17)],
+		shown: shownTokens(snap),
 		pending: pendingEditFrom(snap, OPTIONS),
 	};
 }
@@ -110,6 +113,42 @@ describe("a snapshot of a transcript that grew by appending", () => {
 		// The fold naming the last entries is placed once they are all there.
 		expect(grown.at(-1)?.unplaced).toEqual([]);
 		expect(grown.at(-2)?.unplaced.map((u) => u.id)).toEqual([late.id]);
+	});
+
+	it("places folds a commit adds as the snapshot built from scratch does, on the same or a longer transcript", () => {
+		const all = session();
+		// Inner folds first, then one holding them, one beside, more, and last one that partially
+		// overlaps (refused: built anew, it stays unplaced).
+		const steps = [
+			[fold(all, 1, 3)],
+			[fold(all, 3, 5), fold(all, 8, 10)],
+			[fold(all, 1, 7)],
+			[fold(all, 12, 14)],
+			[fold(all, 0, 10), fold(all, 15, 17)],
+			[fold(all, 16, 19)],
+		];
+		const inputs: [number, FoldState][] = [];
+		const records: FoldRecord[] = [];
+		let n = 20;
+		for (const [i, added] of steps.entries()) {
+			records.push(...(added as FoldRecord[]));
+			// Every other step the transcript grows too.
+			if (i % 2 === 1) n += 3;
+			const folds = new Map(records.map((f) => [f.id, f]));
+			inputs.push([n, { ...emptyState(), folds, expanded: new Set([(records[0] as FoldRecord).id]) }]);
+		}
+		// First each step built from the last one, then each anew.
+		const grown = inputs.map(([n, state]) =>
+			picture(buildSnapshot(viewOf(all.slice(0, n), new Map()), state, new Map(state.folds), BUDGET)),
+		);
+		const fresh = inputs.map(([n, state]) =>
+			picture(buildSnapshot(viewOf(clone(all.slice(0, n)), new Map()), state, new Map(state.folds), BUDGET)),
+		);
+		inputs.forEach((_, i) => {
+			expect(grown[i], `step ${i}`).toEqual(fresh[i]);
+		});
+		const overlapping = (steps.at(-1) as FoldRecord[])[0] as FoldRecord;
+		expect(grown.at(-1)?.unplaced.map((u) => u.id)).toEqual([overlapping.id]);
 	});
 
 	it("gives the same snapshot object for the same inputs", () => {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type FoldRecord, foldId, Lattice } from "../../src/lattice/index.ts";
 import {
@@ -7,8 +8,10 @@ import {
 	consolidationRank,
 	type LadderInput,
 	MAX_VISIBLE_FOLDS,
+	type Proposal,
 	toolProposals,
 } from "../../src/policy/index.ts";
+import { nestsByScan } from "../../src/policy/nesting.ts";
 import {
 	DEFAULT_READ_ONLY_TOOLS,
 	isReadOnlyBatch,
@@ -90,6 +93,66 @@ describe("the tool rung", () => {
 		const folded = fold(entries, 5, 7);
 		const proposals = toolProposals(ladder(entries, [folded], { protectedEntries: new Set(["b1-r0"]) }));
 		expect(proposals.map((p) => entries[p.start]?.id)).toEqual(["b3-use"]);
+	});
+});
+
+/** The tool rung as a walk over every unit asking every fold (what toolProposals skips folded history on). */
+function toolProposalsByScan(input: LadderInput): Proposal[] {
+	const out: Proposal[] = [];
+	for (const unit of input.units) {
+		if (unit.index >= input.freshStartUnit) break;
+		if (!input.toolFoldable(unit) || !unit.complete) continue;
+		if (input.pendingRanges.some((r) => r.start < unit.end && unit.start < r.end)) continue;
+		if (!nestsByScan(input.lattice, unit.start, unit.end, (kind) => kind === "result")) continue;
+		const visible = input.visibleTokens(unit.start, unit.end);
+		const freedTokens = Math.max(0, visible - input.placeholderTokens(unit.start, unit.end, visible));
+		if (freedTokens > 0) out.push({ rung: "tools", start: unit.start, end: unit.end, freedTokens });
+	}
+	return out;
+}
+
+describe("the tool rung over folded history", () => {
+	it("proposes what a walk over every unit asking every fold proposes", () => {
+		const KINDS: FoldRecord["kind"][] = ["tools", "result", "chapter", "span", "consolidation"];
+		fc.assert(
+			fc.property(
+				fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 2, maxLength: 12 }),
+				fc.array(fc.tuple(fc.nat(60), fc.nat(8), fc.nat(4)), { maxLength: 12 }),
+				(shapes, ranges) => {
+					// Read batches of one to three results, a write now and then, replies and prompts.
+					const entries: TranscriptEntry[] = [user("u0", "go")];
+					shapes.forEach((k, i) => {
+						if (k === 0) entries.push(reply(`a${i}`, "noted"), user(`u${i + 1}`, "more"));
+						else if (k === 3)
+							entries.push(
+								toolUse(`w${i}`, [{ id: `wc${i}`, name: "edit" }]),
+								toolResult(`wr${i}`, `wc${i}`, "edit", big("w")),
+							);
+						else
+							entries.push(
+								...readBatch(
+									`b${i}`,
+									Array.from({ length: k }, (_, j) => `f${i}-${j}`),
+									big,
+								),
+							);
+					});
+					// Random folds kept when they nest with those kept (a result fold may start a batch's results).
+					const folds: FoldRecord[] = [];
+					for (const [at, length, kind] of ranges) {
+						const start = at % entries.length;
+						const candidate = fold(entries, start, Math.min(entries.length, start + 1 + length), KINDS[kind]);
+						try {
+							Lattice.build(entries, [...folds, candidate]);
+							folds.push(candidate);
+						} catch {}
+					}
+					const input = ladder(entries, folds);
+					expect(toolProposals(input)).toEqual(toolProposalsByScan(input));
+				},
+			),
+			{ numRuns: 300 },
+		);
 	});
 });
 

@@ -1,12 +1,14 @@
 // The ladder's nesting check (src/policy/nesting.ts), answered from an index of the top-level folds,
 // against the same question asked of every placed fold in turn: on random nested folds of random
 // kinds, for every range of a small transcript and both rungs' allowances, the answers agree. Also
-// the index survives a lattice extended over appended entries (the new entries are raw).
+// the index survives a lattice extended over appended entries (the new entries are raw), and what the
+// tool rung skips on holds: no range (of one entry or more, as a unit is) starting inside a top-level
+// fold nests, unless it starts with it and reaches past it.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type FoldKind, type FoldRecord, foldId, Lattice } from "../../src/lattice/index.ts";
-import { nestsByScan, nestsCleanly } from "../../src/policy/nesting.ts";
+import { nestsByScan, nestsCleanly, topFoldEnd } from "../../src/policy/nesting.ts";
 import type { TranscriptEntry } from "../../src/transcript/index.ts";
 import { user } from "../helpers/entries.ts";
 
@@ -60,6 +62,14 @@ describe("the ladder's nesting check", () => {
 							expect(nestsCleanly(longer, start, end, allow), `extended [${start}, ${end})`).toBe(
 								nestsByScan(longer, start, end, allow),
 							);
+							// What the tool rung skips on: a range starting inside a top-level fold nests
+							// only when it starts where the fold does and reaches past its end.
+							const top = lattice.roots
+								.map((id) => lattice.get(id))
+								.find((f) => f && f.start <= start && start < f.end);
+							expect(topFoldEnd(lattice, start), `top fold at ${start}`).toBe(top?.end);
+							if (top && start < end && (start > top.start || end <= top.end))
+								expect(nestsByScan(lattice, start, end, allow), `inside a top fold [${start}, ${end})`).toBe(false);
 						}
 			}),
 			{ numRuns: 150 },
