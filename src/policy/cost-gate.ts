@@ -173,7 +173,7 @@ export function costGate(input: {
 	const consolidations = consolidationProposals(ladder);
 	const occupancy = input.occupancy.tokens / snap.budget.budgetTokens;
 	// A span takes the tool batches of its run with it (they nest inside). With nothing else to fold, it opens earlier.
-	const alone = tools.length === 0 && chapters.length === 0;
+	const alone = tools.length === 0 && chapters.length === 0 && !hasToolFold(snap);
 	const spans = spanProposals(deep, tokens, occupancy, [...chapters, ...consolidations], kept, alone);
 	const plan = planCostCommit({
 		budget: snap.budget,
@@ -195,4 +195,10 @@ export function costGate(input: {
 	const custom = options.summarizer === "custom";
 	const written = (p: Proposal) => p.rung === "span" || briefCost(p) > 0;
 	return { plan, marks, modelBrief: (p) => (custom ? p.rung !== "tools" : written(p)) };
+}
+
+/** Whether any tool batch of the session was ever folded (its fold may now sit inside a wider one). */
+function hasToolFold(snap: Snapshot): boolean {
+	for (const f of snap.lattice.folds.values()) if (f.record.kind === "tools") return true;
+	return false;
 }
