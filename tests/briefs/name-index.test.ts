@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import {
+	expandPathGroups,
 	heldNames,
 	NAME_INDEX_MAX_CHARS,
 	nameIndex,
@@ -57,7 +58,45 @@ describe("the names a fold holds", () => {
 		);
 		const text = nameIndex(many, 400);
 		expect(text.length).toBeLessThanOrEqual(400);
-		expect(text).toMatch(/^Names: src\/many\.ts, someLongIdentifier_\d+, .* \(\+\d+ more\)\.$/);
+		expect(text).toMatch(/^Files: src\/many\.ts\.\nNames: someLongIdentifier_\d+, .* \(\+\d+ more\)\.$/);
+	});
+});
+
+describe("the files a fold read", () => {
+	const paths = Array.from({ length: 60 }, (_, i) => `packages/widget-kit/dist/components/panel_${i}.js`);
+	const leaves = paths.flatMap((path, i) => readBatch(`r${i}`, [path], () => `const panelValue_${i} = ${i};`));
+
+	it("are each named, written once per directory when they would not fit the room in full", () => {
+		const text = nameIndex(leaves, 600);
+		const files = text.split("\n")[0] as string;
+		expect(files).toMatch(
+			/^Files: packages\/widget-kit\/dist\/components\/\{panel_0\.js,panel_1\.js,.*,panel_59\.js\}\.$/,
+		);
+		expect(expandPathGroups(files).split("\n").slice(1)).toEqual(paths);
+		// The other names still get the room.
+		expect(text.split("\n")[1]).toMatch(/^Names: panelValue_\d+, /);
+		expect(text.length).toBeLessThanOrEqual(600 * 3 + 1);
+	});
+
+	it("are bounded by the size bound, as they are written", () => {
+		for (const room of [240, 600, 2_000]) {
+			const bound = nameIndexSizeBound(leaves, room);
+			expect(bound).toBeGreaterThanOrEqual(nameIndex(leaves, room).length);
+			// Grouped, the sixty paths take far less than in full (about 3,000 characters).
+			expect(bound).toBeLessThan(1_200 + room + 1);
+		}
+	});
+
+	it("leave out what the fold's own brief already states, whole", () => {
+		const two = leaves.slice(0, 4);
+		const brief = `read: ${paths[0]} (1 line), ${paths[1]}x (1 line); panelValue_0 is 0.`;
+		const text = nameIndex(two, 600, [], new Set(), brief);
+		expect(text).toBe(`Files: ${paths[1]}.\nNames: panelValue_1.`);
+	});
+
+	it("are named in full when they fit", () => {
+		const text = nameIndex(leaves.slice(0, 6), 600);
+		expect(text.split("\n")[0]).toBe(`Files: ${paths.slice(0, 3).join(", ")}.`);
 	});
 });
 
@@ -115,7 +154,9 @@ describe("a fold three levels up", () => {
 		expect(folds.map((f) => f.leafIds.length).sort((a, b) => a - b)).toEqual([2, 4, 6]);
 		const outer = folds.find((f) => f.leafIds.length === 6);
 		expect(outer?.names).toContain("innermostOnlyTerm_42");
-		expect(outer?.names).toContain("src/one.ts");
+		// The path of the innermost read: its brief names it, so its index does not repeat it.
+		expect(`${outer?.brief}\n${outer?.names}`).toContain("src/one.ts");
+		expect(outer?.names).not.toContain("src/one.ts");
 		const last = sent.at(-1) ?? "";
 		expect(last).not.toContain("const innermostOnlyTerm_42");
 		expect(last).toContain("innermostOnlyTerm_42");
@@ -131,7 +172,10 @@ describe("the name index's size bound", () => {
 		);
 		const text = nameIndex(leaves, 1_000);
 		expect(nameIndexSizeBound(leaves, 1_000)).toBeGreaterThanOrEqual(text.length);
-		expect(nameIndexSizeBound(leaves, 20)).toBe(20);
+		// The names part stops at the room; the files part at twice it.
+		expect(nameIndexSizeBound(leaves, 20)).toBeGreaterThanOrEqual(nameIndex(leaves, 20).length);
+		expect(nameIndexSizeBound(leaves, 20)).toBeLessThanOrEqual(2 * 20 + 1 + 20);
+		expect(nameIndexSizeBound(leaves, 10)).toBe(20 + 1 + 10);
 		expect(nameIndexSizeBound([reply("r", "no results here")], 1_000)).toBe(0);
 	});
 });
