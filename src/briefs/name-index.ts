@@ -1,9 +1,10 @@
 // The names a fold holds, as an index its placeholder carries. First the files: every path its calls
-// named, in first-use order ("Files: …"), each named whatever the room, since a path is what leads to
-// everything else about a file (a search of it says its length and the fold that holds its read);
-// when they would not fit the index's room in full, paths that share a directory are written once
-// per directory ("src/store/{a.ts,b.ts}", as a shell expands braces), up to FILES_ROOM_FACTOR times
-// the room. Then the other names ("Names: …"): the distinctive tokens of its tool results that the
+// named, in first-use order ("Files: …"), since a path is what leads to everything else about a file
+// (a search of it says its length and the fold that holds its read); when they would not fit the
+// index's room in full, paths that share a directory are written once per directory
+// ("src/store/{a.ts,b.ts}", as a shell expands braces), and when even that does not fit, the files
+// take up to FILES_ROOM_FACTOR times the room. Then, in what the files leave of the room, the other
+// names ("Names: …"): the distinctive tokens of its tool results that the
 // agent went on to use in its own words or calls after the span (still in use: most used first), the
 // tokens of its results the agent used inside the span, the symbols its reads define at the top of a file, then every
 // other distinctive token of its results, most frequent first. The room grows with the fold
@@ -157,24 +158,25 @@ export function heldNames(
 }
 
 /**
- * Characters the files part of a fold's index may take, per character of the room its names get:
- * every file the fold's calls named is listed (written once per directory when the full list would
- * not fit the room), up to this many times the room, so a fold over many reads on a small window
- * still names each file it read.
+ * Characters the files part of a fold's index may take, per character of its room: every file the
+ * fold's calls named is listed (written once per directory when the full list would not fit the
+ * room), up to this many times the room, so a fold over many reads on a small window still names
+ * each file it read. Measured (docs/session-benchmark.md): at a 60,000-token window a consolidation
+ * over 30 stages read about 170 files; its 2,200-character room named about 100 of them.
  */
 export const FILES_ROOM_FACTOR = 2;
 
-/** Characters the files part of an index whose names get `room` may take. */
+/** Characters the files part of an index of `room` may take. */
 function filesRoom(room: number): number {
 	return Math.min(NAME_INDEX_MAX_CHARS, room * FILES_ROOM_FACTOR);
 }
 
 /**
  * Characters the name index of a fold over `leaves` takes at most in `room`: every path their calls
- * named, as the files part lists them in full (at most its own room), and every distinctive token of
- * their results, as the names part lists them (at most `room`), before the names the window shows
- * elsewhere are left out. Linear in the leaves (their tokens are cached), and it stops once the room
- * is spent.
+ * named, as the files part lists them (in full when that fits the room, else once per directory; at
+ * most its own room), and every distinctive token of their results, as the names part lists them (in
+ * what the files leave of the room), before the names the window shows elsewhere are left out. Linear
+ * in the leaves (their tokens are cached), and it stops once the room is spent.
  */
 export function nameIndexSizeBound(leaves: readonly TranscriptEntry[], room: number): number {
 	const files = new Set<string>();
@@ -211,7 +213,8 @@ export function nameIndexSizeBound(leaves: readonly TranscriptEntry[], room: num
 		}
 	}
 	const filesPart = files.size === 0 ? 0 : Math.min(plain <= room ? plain : grouped, filesRoom(room));
-	const namesPart = seen.size === 0 ? 0 : Math.min(size, room);
+	// The names get what the files leave of the room.
+	const namesPart = seen.size === 0 ? 0 : Math.min(size, Math.max(0, room - filesPart - 1));
 	return filesPart + namesPart + (filesPart > 0 && namesPart > 0 ? 1 : 0);
 }
 
@@ -300,9 +303,10 @@ function namedIn(text: string, name: string): boolean {
 /**
  * A fold's index within `maxChars` (at most NAME_INDEX_MAX_CHARS) for its names: "Files: …" (every
  * path its calls named, in first-use order, written once per directory when they would not fit
- * `maxChars` in full, up to FILES_ROOM_FACTOR times that room) and "Names: a, b, c (+N more)." (the
- * other names it holds, most useful first: heldNames); "" when it holds none. A name the fold's own
- * brief (`brief`, shown beside the index) already states is not listed again.
+ * `maxChars` in full, up to FILES_ROOM_FACTOR times that room) and, in what they leave of the room,
+ * "Names: a, b, c (+N more)." (the other names it holds, most useful first: heldNames); "" when it
+ * holds none. A name the fold's own brief (`brief`, shown beside the index) already states is not
+ * listed again.
  */
 export function nameIndex(
 	leaves: readonly TranscriptEntry[],
@@ -321,7 +325,8 @@ export function nameIndex(
 	);
 	const listed = new Set(files);
 	const others = heldNames(leaves, later, shownElsewhere).filter((n) => !listed.has(n) && !namedIn(brief, n));
-	const namesRoom = Math.min(room, NAME_INDEX_MAX_CHARS - filesText.length - 1);
+	// The files come first: the other names get what they leave of the room.
+	const namesRoom = room - (filesText.length > 0 ? filesText.length + 1 : 0);
 	const namesText = listing(
 		others.map((n) => escapeUnsafe(n)),
 		"Names: ",

@@ -73,9 +73,14 @@ describe("the files a fold read", () => {
 			/^Files: packages\/widget-kit\/dist\/components\/\{panel_0\.js,panel_1\.js,.*,panel_59\.js\}\.$/,
 		);
 		expect(expandPathGroups(files).split("\n").slice(1)).toEqual(paths);
-		// The other names still get the room.
-		expect(text.split("\n")[1]).toMatch(/^Names: panelValue_\d+, /);
-		expect(text.length).toBeLessThanOrEqual(600 * 3 + 1);
+		// They took more than the room (at most twice it): no other name fits.
+		expect(files.length).toBeGreaterThan(600);
+		expect(text).toBe(files);
+		expect(text.length).toBeLessThanOrEqual(600 * 2);
+		// In a larger room the other names get what the files leave.
+		const roomy = nameIndex(leaves, 1_500);
+		expect(roomy.split("\n")[1]).toMatch(/^Names: panelValue_\d+, /);
+		expect(roomy.length).toBeLessThanOrEqual(1_500);
 	});
 
 	it("are bounded by the size bound, as they are written", () => {
@@ -83,7 +88,7 @@ describe("the files a fold read", () => {
 			const bound = nameIndexSizeBound(leaves, room);
 			expect(bound).toBeGreaterThanOrEqual(nameIndex(leaves, room).length);
 			// Grouped, the sixty paths take far less than in full (about 3,000 characters).
-			expect(bound).toBeLessThan(1_200 + room + 1);
+			expect(bound).toBeLessThanOrEqual(Math.max(room, 800));
 		}
 	});
 
@@ -172,10 +177,11 @@ describe("the name index's size bound", () => {
 		);
 		const text = nameIndex(leaves, 1_000);
 		expect(nameIndexSizeBound(leaves, 1_000)).toBeGreaterThanOrEqual(text.length);
-		// The names part stops at the room; the files part at twice it.
+		// The files part stops at twice the room; the names part at what the files leave of it.
 		expect(nameIndexSizeBound(leaves, 20)).toBeGreaterThanOrEqual(nameIndex(leaves, 20).length);
 		expect(nameIndexSizeBound(leaves, 20)).toBeLessThanOrEqual(2 * 20 + 1 + 20);
-		expect(nameIndexSizeBound(leaves, 10)).toBe(20 + 1 + 10);
+		// A room of 10: the files take their own (twice it), nothing is left for the names.
+		expect(nameIndexSizeBound(leaves, 10)).toBe(20);
 		expect(nameIndexSizeBound([reply("r", "no results here")], 1_000)).toBe(0);
 	});
 });
