@@ -2,7 +2,7 @@
 // named, in first-use order ("Files: …"), since a path is what leads to everything else about a file
 // (a search of it says its length and the fold that holds its read); when they would not fit the
 // index's room in full, paths that share a directory are written once per directory
-// ("src/store/{a.ts,b.ts}", as a shell expands braces), and when even that does not fit, the files
+// ("pkg/dist/{a.js,b.js}", as a shell expands braces), and when even that does not fit, the files
 // take up to FILES_ROOM_FACTOR times the room. Then, in what the files leave of the room, the other
 // names ("Names: …"): the distinctive tokens of its tool results that the
 // agent went on to use in its own words or calls after the span (still in use: most used first), the
@@ -277,7 +277,7 @@ function fitted(
 /**
  * `head` and as many of `names` as fit in `room` ("Names: a, b, c (+N more)."); "" when none fit.
  * When they do not all fit in `plainRoom` in full, paths that share a directory are written once per
- * directory ("src/store/{a.ts,b.ts}", as a shell expands braces) if that lets more in.
+ * directory ("pkg/dist/{a.js,b.js}", as a shell expands braces) if that lets more in.
  */
 function listing(names: readonly string[], head: string, room: number, plainRoom = room): string {
 	if (names.length === 0 || room < 40) return "";
@@ -336,7 +336,7 @@ export function nameIndex(
 }
 
 /**
- * `text` with every brace group of paths a name index writes ("src/store/{a.ts,b.ts}") followed by
+ * `text` with every brace group of paths a name index writes ("pkg/dist/{a.js,b.js}") followed by
  * the paths it stands for, so a reader of names finds each path whole.
  */
 export function expandPathGroups(text: string): string {

@@ -5,19 +5,19 @@
 // (raw, paraphrased, gone). The window is read from the simulated session's entries as Pi projects
 // them (the latest compaction, its kept entries, the latest context edit per target). A text that is
 // not an original is searched once, the first time a window shows it; a path it writes in a
-// directory's brace group ("src/store/{a.ts,b.ts}") counts as named. Pure.
+// directory's brace group ("pkg/dist/{a.js,b.js}") counts as named. Pure.
 
 import { contextEntries, messageOf, type SimEntry } from "../simulate/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
 import { fullText } from "./fidelity-facts.ts";
 import type { WorkingSetPlan } from "./working-set.ts";
 
-/** A directory's paths written once ("src/store/{a.ts,b.ts}", as a shell expands braces). */
+/** A directory's paths written once ("pkg/dist/{a.js,b.js}", as a shell expands braces). */
 const PATH_GROUP = /(\/?(?:[\w.@+-]+\/)+)\{([\w.@+-]+(?:,[\w.@+-]+)+)\}/g;
 
 /**
  * `text` followed by every path its brace groups stand for: a brief or index that writes a
- * directory's files once ("src/store/{a.ts,b.ts}") names each of them, as a reader takes it.
+ * directory's files once ("pkg/dist/{a.js,b.js}") names each of them, as a reader takes it.
  */
 export function withGroupedPaths(text: string): string {
 	if (!text.includes("{")) return text;
