@@ -45,6 +45,20 @@ describe("the names a fold holds", () => {
 		expect(names).toEqual(expect.arrayContaining(["src/alpha_store.ts", "loadAlphaStore", "retryBudgetMs", "4500"]));
 	});
 
+	it("takes the symbols a read defines at the top of a file, not a function's locals", () => {
+		const body = [
+			"export function load() {",
+			"  const text = read();",
+			"  let rows = 1;",
+			"}",
+			"const keys = [];",
+		].join("\n");
+		const names = heldNames(readBatch("d", ["src/defs.ts"], () => body));
+		expect(names).toEqual(expect.arrayContaining(["load", "keys"]));
+		expect(names).not.toContain("text");
+		expect(names).not.toContain("rows");
+	});
+
 	it("leaves out the names the window shows elsewhere", () => {
 		const names = heldNames(leaves, [], new Set(["retryBudgetMs", "src/alpha_store.ts"]));
 		expect(names).toContain("loadAlphaStore");
