@@ -18,6 +18,7 @@ import {
 	sourceReceipts,
 } from "./folds.ts";
 import { RECEIPT_LINE } from "./protocol.ts";
+import { textNames } from "./reuse-gate.ts";
 import { answerFromFileText, questionTarget, type RecoveryRoute, type ToolCallSpec } from "./routes.ts";
 import { callsSince, type QuestionView, type StageView, type WindowView } from "./window-view.ts";
 
@@ -136,8 +137,8 @@ function targetFold(q: QuestionView, view: WindowView): Placeholder | undefined 
 		// A candidate whose text is already in view did not settle it (another candidate defines the symbol).
 		if (seen.has(path)) continue;
 		// A fold read to its end without the file does not hold it after all.
-		const fold = folds.find((p) => p.brief.includes(path) && sources.get(p.id)?.next !== undefined);
-		const fresh = folds.find((p) => p.brief.includes(path) && !sources.has(p.id));
+		const fold = folds.find((p) => textNames(p.brief, path) && sources.get(p.id)?.next !== undefined);
+		const fresh = folds.find((p) => textNames(p.brief, path) && !sources.has(p.id));
 		if (fold ?? fresh) return fold ?? fresh;
 	}
 	return undefined;

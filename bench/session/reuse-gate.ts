@@ -4,7 +4,8 @@
 // is (the file's path or the symbol, anywhere but in this stage's own instructions: a brief, a name index, a summary's
 // file list, an earlier stage's file list), the agent recalls it through its arm's routes (pi-fold: search, peek,
 // expand; every arm: rereading the named file); otherwise it is a blind miss and the agent answers without looking.
-// Decided from the window alone. Pure functions.
+// A path written in a directory's brace group ("pkg/dist/{a.js,b.js}", as a shell expands braces) is named, as a
+// reader would take it. Decided from the window alone. Pure functions.
 
 import type { Message } from "@earendil-works/pi-ai";
 import { questionTarget } from "./routes.ts";
@@ -27,12 +28,26 @@ function messageText(message: Message): string {
 	return [text, ...args].join("\n");
 }
 
+const BRACE_GROUP = /(\/?(?:[\w.@+-]+\/)+)\{([\w.@+-]+(?:,[\w.@+-]+)+)\}/g;
+
+/** Does `text` name `term`: as written, or as one of the paths a brace group ("dir/{a.js,b.js}") stands for? */
+export function textNames(text: string, term: string): boolean {
+	if (text.includes(term)) return true;
+	const slash = term.lastIndexOf("/");
+	if (slash < 0 || !text.includes("{")) return false;
+	const dir = term.slice(0, slash + 1);
+	const base = term.slice(slash + 1);
+	for (const m of text.matchAll(BRACE_GROUP))
+		if (m[1] === dir && (m[2] as string).split(",").includes(base)) return true;
+	return false;
+}
+
 /** Does the window, outside this stage's own result, name any of `terms`? */
 export function windowNames(view: WindowView, stage: StageView, terms: readonly string[]): boolean {
 	if (terms.length === 0) return false;
 	return view.messages.some((m, i) => {
 		if (i === stage.index) return false;
 		const text = messageText(m);
-		return terms.some((t) => text.includes(t));
+		return terms.some((t) => textNames(text, t));
 	});
 }

@@ -1,8 +1,9 @@
 // The curating agent's search, read off the window like everything else it does: when a fact is not visible it
 // searches the folded history first (one call that scans every fold's verified source) and answers from the
-// matches' excerpts: a receipt from "Receipt for stage N: ...", a file's line count from its own earlier brief
-// ("src/a.js (120 lines)"), a definition's line from a read result's hit (`line L` of that read), which file
-// defines a symbol from the read result the definition sits in. A listed file the stage revisits is not read
+// matches' excerpts: a receipt from "Receipt for stage N: ...", a file's line count from a search of its path
+// (the tool says how long the file a folded read showed is, beside the read's result: "→ read src/a.js: 120
+// lines, ...", or an earlier brief's "src/a.js (120 lines)" in an excerpt), a definition's line from a read
+// result's hit (`line L` of that read), which file defines a symbol from the read result the definition sits in. A listed file the stage revisits is not read
 // again when a search shows a read of it that is not stale (the fold holds it, verified). Pure functions.
 
 import { definitionLine } from "./facts.ts";
@@ -21,6 +22,9 @@ export interface SearchHit {
 	entry: string;
 	/** What the entry is ("read result of src/a.js", "assistant", ...). */
 	label: string;
+	/** For a hit in a file read's result: the file, and how much of it the read showed ("120 lines"). */
+	path?: string;
+	size?: string;
 	line: number | null;
 	/** The excerpt's text (markers and ellipses removed). */
 	text: string;
@@ -32,6 +36,8 @@ export interface SearchHit {
 /** Where a search says a folded read's result is: its fold and the byte range of its entry there. */
 export interface ReadPointer {
 	path: string;
+	/** How much of the file the read showed, as the tool says it ("120 lines", "lines 1-2,000 of 3,500"). */
+	size?: string;
 	stale: boolean;
 	fold?: string;
 	start?: number;
@@ -50,7 +56,17 @@ export interface SearchPage {
 const HEADER =
 	/^\[search "(?:[^"\\]|\\.)*" · (?:literal|regex), case-insensitive · [\d,]+ match(?:es)? · page (\d+)\/(\d+) · /;
 const HIT = /^\d+\. (f[0-9a-f]{16}) · depth \d+ · entry (\S+) \((.*)\) · byte \d+(?: · line (\d+))?$/;
-const POINTER = /^ {3}→ read (.+?): result entry \S+ in (.*)$/;
+/** How the tool states what a read showed of its file. */
+const SIZE = "[\\d,]+ lines?|lines [\\d,]+-[\\d,]+(?: of [\\d,]+)?";
+const READ_LABEL = new RegExp(`^\\S+ result of (.+?)(?:, (${SIZE}))?$`);
+const POINTER = new RegExp(`^ {3}→ read (.+?): (?:(${SIZE}), )?result entry \\S+ in (.*)$`);
+
+/** The file's length in lines a size states ("120 lines", "lines 1-2,000 of 3,500"), or undefined. */
+export function fileLines(size: string | undefined): number | undefined {
+	const m = size === undefined ? null : /^([\d,]+) lines?$|^lines [\d,]+-[\d,]+ of ([\d,]+)$/.exec(size);
+	const n = m?.[1] ?? m?.[2];
+	return n === undefined ? undefined : Number(n.replaceAll(",", ""));
+}
 
 /** Every visible search result, in window order (a search that found no folds at all is a page with no hits). */
 export function searchPages(view: WindowView): SearchPage[] {
@@ -75,25 +91,28 @@ export function searchPages(view: WindowView): SearchPage[] {
 function readLine(page: SearchPage, line: string): void {
 	const hit = HIT.exec(line);
 	const current = page.hits.at(-1);
-	if (hit)
+	if (hit) {
+		const read = READ_LABEL.exec(hit[3] as string);
 		page.hits.push({
 			fold: hit[1] as string,
 			entry: hit[2] as string,
 			label: hit[3] as string,
+			...(read ? { path: read[1] as string, ...(read[2] ? { size: read[2] } : {}) } : {}),
 			line: hit[4] ? Number(hit[4]) : null,
 			text: "",
 			reads: [],
 			stale: false,
 		});
-	else if (current && line.startsWith("   …")) current.text = line.slice(4, -1).replace("«", "").replace("»", "");
+	} else if (current && line.startsWith("   …")) current.text = line.slice(4, -1).replace("«", "").replace("»", "");
 	else if (current && line.startsWith("   stale:")) current.stale = true;
 	else if (current) {
 		const pointer = POINTER.exec(line);
 		if (!pointer) return;
-		const rest = pointer[2] as string;
+		const rest = pointer[3] as string;
 		const range = /^(f[0-9a-f]{16}) bytes (\d+)-(\d+):/.exec(rest);
 		current.reads.push({
 			path: pointer[1] as string,
+			...(pointer[2] ? { size: pointer[2] } : {}),
 			stale: rest.includes("stale:"),
 			...(range ? { fold: range[1] as string, start: Number(range[2]), end: Number(range[3]) } : {}),
 		});
@@ -117,12 +136,12 @@ function escapeRegex(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** The search a question asks for: a receipt line, a file's line count in a brief, a symbol's definition. */
+/** The search a question asks for: a receipt line, a file's path (its line count), a symbol's definition. */
 function patternFor(q: QuestionView): { pattern: string; regex: boolean } | undefined {
 	const target = questionTarget(q);
 	if (q.kind === "receipt" && q.aboutStage !== undefined)
 		return { pattern: `Receipt for stage ${q.aboutStage}:`, regex: false };
-	if (q.kind === "line-count" && target.file) return { pattern: `${target.file} (`, regex: false };
+	if (q.kind === "line-count" && target.file) return { pattern: target.file, regex: false };
 	if (target.symbol) {
 		const s = escapeRegex(target.symbol);
 		return { pattern: `(function\\*?\\s+|class\\s+|(const|let|var)\\s+)${s}(?![\\w$])`, regex: true };
@@ -140,12 +159,19 @@ function answerFrom(q: QuestionView, hits: readonly SearchHit[]): string | undef
 			continue;
 		}
 		if (q.kind === "line-count" && target.file) {
+			// What the tool says of a read of the file (its own hit, or a read call's pointer), then a brief's words.
+			const sizes = [
+				...(h.path === target.file && !h.stale ? [h.size] : []),
+				...h.reads.filter((r) => r.path === target.file && !r.stale).map((r) => r.size),
+			];
+			const lines = sizes.map(fileLines).find((n) => n !== undefined);
+			if (lines !== undefined) return String(lines);
 			const m = new RegExp(`${escapeRegex(target.file)} \\(([\\d,]+) lines?\\)`).exec(h.text);
 			if (m) return (m[1] as string).replaceAll(",", "");
 			continue;
 		}
 		// A definition: a hit in the read result of the file asked about, whose text line defines the symbol.
-		const file = /^read result of (.+)$/.exec(h.label)?.[1];
+		const file = h.path;
 		if (!file || h.stale || !target.symbol || definitionLine(h.text, target.symbol) === undefined) continue;
 		if (q.kind === "definition-line" && file === target.file && h.line !== null) return String(h.line);
 		if (q.kind === "defining-file" && (target.candidates.length === 0 || target.candidates.includes(file))) return file;

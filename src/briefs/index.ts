@@ -4,6 +4,7 @@ export { BATCH_HEAD_CHARS, batchExcerptBrief, excerptBrief } from "./excerpt.ts"
 export { LINES_IN_USE_MAX_CHARS, linesInUse } from "./lines-in-use.ts";
 export { briefWithListing, type NestedCoverage, nestedListing, timeRange } from "./listing.ts";
 export {
+	expandPathGroups,
 	heldNames,
 	NAME_INDEX_MAX_CHARS,
 	nameIndex,

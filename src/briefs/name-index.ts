@@ -1,15 +1,20 @@
-// The names a fold holds, as an index its placeholder carries: the distinctive tokens of its tool
-// results that the agent went on to use in its own words or calls after the span (still in use: most
-// used first), the paths its tool calls named, the tokens of its results the agent used inside the
-// span, the symbols its reads define, then every other distinctive token of its results, most frequent
-// first. The index's room grows with the fold (NAME_INDEX_SHARE of its source bytes, between
-// NAME_INDEX_MIN_CHARS and NAME_INDEX_MAX_CHARS): a name the agent first needs long after the read
-// is still in the window, in the placeholder of the fold that holds it. A fold that holds folds is
-// indexed over all its entries, so an outer fold carries its children's names up and a name the
-// agent sees in the window leads to the fold that holds it. Bounded by the room it is given; what
-// does not fit is counted. Tokens are those a later reply would quote: paths (8+ characters with a
-// slash), code-shaped identifiers of 8+ characters (camelCase, snake_case, letters with digits),
-// numbers of 4+ digits and hex ids of 7+ characters.
+// The names a fold holds, as an index its placeholder carries. First the files: every path its calls
+// named, in first-use order ("Files: …"), since a path is what leads to everything else about a file
+// (a search of it says its length and the fold that holds its read); when they would not fit the
+// index's room in full, paths that share a directory are written once per directory
+// ("pkg/dist/{a.js,b.js}", as a shell expands braces), and when even that does not fit, the files
+// take up to FILES_ROOM_FACTOR times the room. Then, in what the files leave of the room, the other
+// names ("Names: …"): the distinctive tokens of its tool results that the
+// agent went on to use in its own words or calls after the span (still in use: most used first), the
+// tokens of its results the agent used inside the span, the symbols its reads define at the top of a file, then every
+// other distinctive token of its results, most frequent first. The room grows with the fold
+// (NAME_INDEX_SHARE of its source bytes, between NAME_INDEX_MIN_CHARS and NAME_INDEX_MAX_CHARS): a
+// name the agent first needs long after the read is still in the window, in the placeholder of the
+// fold that holds it. A fold that holds folds is indexed over all its entries, so an outer fold
+// carries its children's names up and a name the agent sees in the window leads to the fold that
+// holds it. Bounded by the room it is given; what does not fit is counted. Tokens are those a later
+// reply would quote: paths (8+ characters with a slash), code-shaped identifiers of 8+ characters
+// (camelCase, snake_case, letters with digits), numbers of 4+ digits and hex ids of 7+ characters.
 // Linear in the span's text; each message is tokenized once per process (a cache keyed by the
 // message). Deliberately not the replay's fact extractor (src/replay fidelity-facts.ts), though the
 // token classes are alike: the measure of what the window holds must not share code with what fills it.
@@ -44,8 +49,13 @@ const PATH = /(?:[\w.-]+)?(?:\/[\w.@+-]+)+/g;
 const IDENT = /\b[A-Za-z_][A-Za-z0-9_]{7,}\b/g;
 const NUMBER = /\b\d{4,}\b/g;
 const HEX = /\b[0-9a-f]{7,40}\b/g;
+/**
+ * A definition at the top of a file's structure: at the start of a line (after a reader's line
+ * number, as some read tools show one), optionally exported, async, public. Definitions nested in a
+ * function or a class (its locals) are left out: they are many and rarely what a later reply names.
+ */
 const DEFINES =
-	/\b(?:function|class|interface|type|const|let|var|def|fn|struct|enum|trait|impl|func|module)\s+([A-Za-z_][A-Za-z0-9_]{3,})/g;
+	/^(?:\s*\d+(?:→|\t|: |\| ?))?(?:export\s+)?(?:default\s+)?(?:pub(?:\([\w:]+\))?\s+)?(?:async\s+)?(?:abstract\s+)?(?:declare\s+)?(?:function\*?|class|interface|type|const|let|var|def|fn|struct|enum|trait|impl|func|module)\s+([A-Za-z_][A-Za-z0-9_]{3,})/gm;
 
 /** An identifier shaped like code: camelCase, snake_case, or letters with digits. */
 function codeShaped(token: string): boolean {
@@ -148,50 +158,190 @@ export function heldNames(
 }
 
 /**
- * Characters the name index of a fold over `leaves` takes at most in `room`: every distinctive token
- * of their results and every path their calls named, as the index lists them, before the names the
- * window shows elsewhere are left out. Linear in the leaves (their tokens are cached), and it stops
- * once the room is spent.
+ * Characters the files part of a fold's index may take, per character of its room: every file the
+ * fold's calls named is listed (written once per directory when the full list would not fit the
+ * room), up to this many times the room, so a fold over many reads on a small window still names
+ * each file it read. Measured (docs/session-benchmark.md): at a 60,000-token window a consolidation
+ * over 30 stages read about 170 files; its 2,200-character room named about 100 of them.
  */
-export function nameIndexSizeBound(leaves: readonly TranscriptEntry[], room: number): number {
-	const seen = new Set<string>();
-	let size = "Names: .".length;
-	const add = (name: string): boolean => {
-		if (seen.has(name)) return false;
-		seen.add(name);
-		size += name.length + 2;
-		return size >= room;
-	};
-	// Stops at the first name past the room: on the ladder's path each boundary asks this per span.
-	for (const { message } of leaves) {
-		if (message.role === "toolResult") {
-			for (const token of tokensOf(message).keys()) if (add(token)) return room;
-		} else for (const path of pathsOf(message)) if (add(path)) return room;
-	}
-	return seen.size === 0 ? 0 : size;
+export const FILES_ROOM_FACTOR = 2;
+
+/** Characters the files part of an index of `room` may take. */
+function filesRoom(room: number): number {
+	return Math.min(NAME_INDEX_MAX_CHARS, room * FILES_ROOM_FACTOR);
 }
 
-/** "Names: a, b, c (+N more)." within `maxChars` (at most NAME_INDEX_MAX_CHARS); "" when none fit. */
+/**
+ * Characters the name index of a fold over `leaves` takes at most in `room`: every path their calls
+ * named, as the files part lists them (in full when that fits the room, else once per directory; at
+ * most its own room), and every distinctive token of their results, as the names part lists them (in
+ * what the files leave of the room), before the names the window shows elsewhere are left out. Linear
+ * in the leaves (their tokens are cached), and it stops once the room is spent.
+ */
+export function nameIndexSizeBound(leaves: readonly TranscriptEntry[], room: number): number {
+	const files = new Set<string>();
+	let plain = "Files: .".length;
+	// The same files written once per directory: each directory once, each base name with a comma.
+	const dirs = new Set<string>();
+	let grouped = plain;
+	for (const { message } of leaves) {
+		if (message.role !== "assistant") continue;
+		for (const path of pathsOf(message)) {
+			if (files.has(path)) continue;
+			files.add(path);
+			plain += path.length + 2;
+			const split = splitPath(path);
+			if (!split) grouped += path.length + 2;
+			else if (dirs.has(split.dir)) grouped += split.base.length + 1;
+			else {
+				dirs.add(split.dir);
+				grouped += split.dir.length + split.base.length + 4;
+			}
+		}
+		if (grouped >= filesRoom(room)) break;
+	}
+	const seen = new Set<string>();
+	let size = "Names: .".length;
+	// Stops at the first name past the room: on the ladder's path each boundary asks this per span.
+	outer: for (const { message } of leaves) {
+		if (message.role !== "toolResult") continue;
+		for (const token of tokensOf(message).keys()) {
+			if (seen.has(token) || files.has(token)) continue;
+			seen.add(token);
+			size += token.length + 2;
+			if (size >= room) break outer;
+		}
+	}
+	const filesPart = files.size === 0 ? 0 : Math.min(plain <= room ? plain : grouped, filesRoom(room));
+	// The names get what the files leave of the room.
+	const namesPart = seen.size === 0 ? 0 : Math.min(size, Math.max(0, room - filesPart - 1));
+	return filesPart + namesPart + (filesPart > 0 && namesPart > 0 ? 1 : 0);
+}
+
+/** A name shaped like a file path that can share its directory: "<dir>/" and the base name. */
+function splitPath(name: string): { dir: string; base: string } | undefined {
+	const m = /^(\/?(?:[\w.@+-]+\/)+)([\w.@+-]+)$/.exec(name);
+	return m ? { dir: m[1] as string, base: m[2] as string } : undefined;
+}
+
+/** One item of a listing: a name, or the paths of one directory ("dir/{a.ts,b.ts}"). */
+interface Item {
+	readonly name?: string;
+	readonly dir?: string;
+	readonly bases: string[];
+}
+
+function itemText(item: Item): string {
+	if (item.name !== undefined) return item.name;
+	return item.bases.length === 1 ? `${item.dir}${item.bases[0]}` : `${item.dir}{${item.bases.join(",")}}`;
+}
+
+/**
+ * The names that fit in `room` after `head`, most useful first, as listing items: each name in
+ * full, or (when `grouped`) paths of one directory written once as "dir/{a.ts,b.ts}", in the place
+ * of the first of them. Stops at the first name that does not fit. Returns the items and how many
+ * names they hold.
+ */
+function fitted(
+	names: readonly string[],
+	head: string,
+	room: number,
+	grouped: boolean,
+): { items: Item[]; shown: number } {
+	const items: Item[] = [];
+	const byDir = new Map<string, Item>();
+	let length = head.length;
+	let shown = 0;
+	for (const name of names) {
+		const rest = names.length - shown - 1;
+		const tail = rest > 0 ? ` (+${rest} more)` : "";
+		const path = grouped ? splitPath(name) : undefined;
+		const group = path ? byDir.get(path.dir) : undefined;
+		// Joining a directory's group: its base name and a comma, plus the braces when it held one path.
+		const added = group
+			? (path?.base.length ?? 0) + 1 + (group.bases.length === 1 ? 2 : 0)
+			: name.length + (items.length > 0 ? 2 : 0);
+		if (length + added + tail.length + 12 > room) break;
+		length += added;
+		shown++;
+		if (group && path) group.bases.push(path.base);
+		else if (path) {
+			const item: Item = { dir: path.dir, bases: [path.base] };
+			byDir.set(path.dir, item);
+			items.push(item);
+		} else items.push({ name, bases: [] });
+	}
+	return { items, shown };
+}
+
+/**
+ * `head` and as many of `names` as fit in `room` ("Names: a, b, c (+N more)."); "" when none fit.
+ * When they do not all fit in `plainRoom` in full, paths that share a directory are written once per
+ * directory ("pkg/dist/{a.js,b.js}", as a shell expands braces) if that lets more in.
+ */
+function listing(names: readonly string[], head: string, room: number, plainRoom = room): string {
+	if (names.length === 0 || room < 40) return "";
+	let best = fitted(names, head, Math.min(room, plainRoom), false);
+	if (best.shown < names.length) {
+		const grouped = fitted(names, head, room, true);
+		if (grouped.shown > best.shown) best = grouped;
+	}
+	if (best.shown === 0) return "";
+	const rest = names.length - best.shown;
+	return `${head}${best.items.map(itemText).join(", ")}${rest > 0 ? ` (+${rest} more)` : ""}.`;
+}
+
+/** Whether `text` names `name` whole (not as the start of a longer path or word). */
+function namedIn(text: string, name: string): boolean {
+	for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+		const next = text.charAt(at + name.length);
+		if (!/[\w/-]/.test(next) && !(next === "." && /[\w]/.test(text.charAt(at + name.length + 1)))) return true;
+	}
+	return false;
+}
+
+/**
+ * A fold's index within `maxChars` (at most NAME_INDEX_MAX_CHARS) for its names: "Files: …" (every
+ * path its calls named, in first-use order, written once per directory when they would not fit
+ * `maxChars` in full, up to FILES_ROOM_FACTOR times that room) and, in what they leave of the room,
+ * "Names: a, b, c (+N more)." (the other names it holds, most useful first: heldNames); "" when it
+ * holds none. A name the fold's own brief (`brief`, shown beside the index) already states is not
+ * listed again.
+ */
 export function nameIndex(
 	leaves: readonly TranscriptEntry[],
 	maxChars: number,
 	later: readonly TranscriptEntry[] = [],
 	shownElsewhere: ReadonlySet<string> = new Set(),
+	brief = "",
 ): string {
 	const room = Math.min(maxChars, NAME_INDEX_MAX_CHARS);
-	const names = heldNames(leaves, later, shownElsewhere).map((n) => escapeUnsafe(n));
-	if (names.length === 0 || room < 40) return "";
-	const head = "Names: ";
-	let text = head;
-	let shown = 0;
-	for (const name of names) {
-		const rest = names.length - shown - 1;
-		const tail = rest > 0 ? ` (+${rest} more)` : "";
-		if (text.length + name.length + 2 + tail.length + 12 > room) break;
-		text += `${shown > 0 ? ", " : ""}${name}`;
-		shown++;
-	}
-	if (shown === 0) return "";
-	const rest = names.length - shown;
-	return `${text}${rest > 0 ? ` (+${rest} more)` : ""}.`;
+	const files = calledPaths(leaves);
+	const filesText = listing(
+		files.filter((f) => !namedIn(brief, f)).map((f) => escapeUnsafe(f)),
+		"Files: ",
+		filesRoom(room),
+		room,
+	);
+	const listed = new Set(files);
+	const others = heldNames(leaves, later, shownElsewhere).filter((n) => !listed.has(n) && !namedIn(brief, n));
+	// The files come first: the other names get what they leave of the room.
+	const namesRoom = room - (filesText.length > 0 ? filesText.length + 1 : 0);
+	const namesText = listing(
+		others.map((n) => escapeUnsafe(n)),
+		"Names: ",
+		namesRoom,
+	);
+	return [filesText, namesText].filter((t) => t.length > 0).join("\n");
+}
+
+/**
+ * `text` with every brace group of paths a name index writes ("pkg/dist/{a.js,b.js}") followed by
+ * the paths it stands for, so a reader of names finds each path whole.
+ */
+export function expandPathGroups(text: string): string {
+	const paths: string[] = [];
+	for (const m of text.matchAll(/(\/?(?:[\w.@+-]+\/)+)\{([\w.@+-]+(?:,[\w.@+-]+)+)\}/g))
+		for (const base of (m[2] as string).split(",")) paths.push(`${m[1]}${base}`);
+	return paths.length === 0 ? text : `${text}\n${paths.join("\n")}`;
 }

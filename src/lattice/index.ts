@@ -11,6 +11,7 @@ export {
 	isFileReadTool,
 	READ_PATH_MAX_CHARS,
 	readResults,
+	readSize,
 	readsField,
 	type ShownRead,
 } from "./reads.ts";

@@ -69,6 +69,44 @@ function shownRead(args: unknown, resultText: string): ShownRead | undefined {
 	return ranged ? { path, text, lines: [from ?? 1, text.split("\n").length] } : { path, text };
 }
 
+/** Lines of a read's text (a trailing newline ends the last line, it does not start another). */
+function textLines(text: string): number {
+	if (text.length === 0) return 0;
+	return (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n").length;
+}
+
+/** The file's length in lines as Pi's continuation notice states it, when the read stopped early. */
+function fileLinesFromNotice(resultText: string, from: number, shownLines: number): number | undefined {
+	const showing = /\n\n\[Showing lines \d+-\d+ of (\d+)[^\]\n]*\]$/.exec(resultText);
+	if (showing) return Number(showing[1]);
+	const more = /\n\n\[(\d+) more lines in file\.[^\]\n]*\]$/.exec(resultText);
+	return more ? from - 1 + shownLines + Number(more[1]) : undefined;
+}
+
+/**
+ * How big the file a read's result shows is, in a reader's words: "120 lines" when the read showed the
+ * file to its end from its first line; "lines 1-2,000 of 3,500" when it stopped early (Pi's continuation
+ * notice states the file's length); "lines 40-60" when a ranged read says nothing more. Undefined when
+ * the result holds no file text (an image, an error, a call with no path).
+ */
+export function readSize(args: unknown, resultText: string): string | undefined {
+	const shown = shownRead(args, resultText);
+	if (!shown) return undefined;
+	const n = (v: number) => v.toLocaleString("en-US");
+	if (!shown.lines) {
+		const lines = textLines(shown.text);
+		return `${n(lines)} line${lines === 1 ? "" : "s"}`;
+	}
+	const from = shown.lines[0];
+	const count = textLines(shown.text);
+	// No notice and no limit: the read went on to the file's end.
+	const a = args as { limit?: unknown };
+	const total = fileLinesFromNotice(resultText, from, count) ?? (a.limit === undefined ? from - 1 + count : undefined);
+	if (total !== undefined && from === 1 && count === total) return `${n(total)} line${total === 1 ? "" : "s"}`;
+	const range = `lines ${n(from)}-${n(from + count - 1)}`;
+	return total === undefined ? range : `${range} of ${n(total)}`;
+}
+
 /** One successful file read among messages, paired with the call that asked for it. */
 interface ReadResult {
 	/** Index of the tool result among the messages. */

@@ -4,12 +4,28 @@
 // result, a compaction summary), **missing** otherwise; each earlier user message's opening likewise
 // (raw, paraphrased, gone). The window is read from the simulated session's entries as Pi projects
 // them (the latest compaction, its kept entries, the latest context edit per target). A text that is
-// not an original is searched once, the first time a window shows it. Pure.
+// not an original is searched once, the first time a window shows it; a path it writes in a
+// directory's brace group ("pkg/dist/{a.js,b.js}") counts as named. Pure.
 
 import { contextEntries, messageOf, type SimEntry } from "../simulate/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
 import { fullText } from "./fidelity-facts.ts";
 import type { WorkingSetPlan } from "./working-set.ts";
+
+/** A directory's paths written once ("pkg/dist/{a.js,b.js}", as a shell expands braces). */
+const PATH_GROUP = /(\/?(?:[\w.@+-]+\/)+)\{([\w.@+-]+(?:,[\w.@+-]+)+)\}/g;
+
+/**
+ * `text` followed by every path its brace groups stand for: a brief or index that writes a
+ * directory's files once ("pkg/dist/{a.js,b.js}") names each of them, as a reader takes it.
+ */
+export function withGroupedPaths(text: string): string {
+	if (!text.includes("{")) return text;
+	const paths: string[] = [];
+	for (const m of text.matchAll(PATH_GROUP))
+		for (const base of (m[2] as string).split(",")) paths.push(`${m[1]}${base}`);
+	return paths.length === 0 ? text : `${text}\n${paths.join("\n")}`;
+}
 
 /** Roles a context edit replaces (Pi's projection leaves the others as they are). */
 const EDITABLE = new Set(["user", "assistant", "toolResult", "custom"]);
@@ -56,12 +72,12 @@ export function windowView(entries: readonly SimEntry[], originalOf: (entry: Sim
 				return;
 			}
 			const edited = { ...message, content: replacement.content } as TranscriptMessage;
-			named.push({ key: edit, text: () => fullText(edited) });
+			named.push({ key: edit, text: () => withGroupedPaths(fullText(edited)) });
 			return;
 		}
 		const original = originalOf(entry);
 		if (original !== undefined) raw.push(original);
-		else named.push({ key: entry, text: () => fullText(message) });
+		else named.push({ key: entry, text: () => withGroupedPaths(fullText(message)) });
 	});
 	return { raw, named, size: raw.length + named.length } satisfies WindowView;
 }

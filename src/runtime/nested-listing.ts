@@ -10,6 +10,7 @@ import {
 	BRIEF_MAX_CHARS,
 	briefWithListing,
 	briefWithQuotes,
+	expandPathGroups,
 	linesInUse,
 	type NestedCoverage,
 	nameIndex,
@@ -69,18 +70,18 @@ export function withNestedListing(
 	record: FoldRecord,
 	replaced?: ReadonlySet<string>,
 ): FoldRecord {
-	const named = withNames(snap, start, end, record);
 	const children = foldsDirectlyIn(snap, start, end, replaced);
-	if (children.length === 0) return named;
+	if (children.length === 0) return withNames(snap, start, end, record);
 	const listing = nestedListing(children.map((f) => coverage(snap, f)));
-	return { ...named, brief: briefWithListing(record.brief, listing) };
+	return withNames(snap, start, end, { ...record, brief: briefWithListing(record.brief, listing) });
 }
 
 /**
  * `record` (a new fold over [start, end)) with the index of the names it holds, its children's
  * included (src/briefs name-index.ts), in a room that grows with its source, and the lines of its
  * results the agent went on to use, verbatim (lines-in-use.ts); the entries after the span say which
- * names the agent went on to use.
+ * names the agent went on to use. Made after the brief is final: a name the brief states is not
+ * listed again.
  */
 function withNames(snap: Snapshot, start: number, end: number, record: FoldRecord): FoldRecord {
 	const leaves = snap.view.transcript.slice(start, end);
@@ -90,6 +91,7 @@ function withNames(snap: Snapshot, start: number, end: number, record: FoldRecor
 		nameIndexRoom(record.sourceBytes, snap.budget.budgetTokens),
 		later,
 		shownOutside(snap, start, end),
+		record.brief,
 	);
 	const inUse = linesInUse(leaves, later);
 	return { ...record, ...(names ? { names } : {}), ...(inUse ? { inUse } : {}) };
@@ -100,7 +102,8 @@ const shownByRecord = new WeakMap<FoldRecord, readonly string[]>();
 function namesShownBy(fold: FoldRecord): readonly string[] {
 	const known = shownByRecord.get(fold);
 	if (known) return known;
-	const names = [...quotable(`${fold.brief}\n${fold.names ?? ""}`).keys()];
+	// A path its index writes in a directory's group counts as shown, whole.
+	const names = [...quotable(`${fold.brief}\n${expandPathGroups(fold.names ?? "")}`).keys()];
 	shownByRecord.set(fold, names);
 	return names;
 }
@@ -139,7 +142,10 @@ export function withQuotesAndListing(snap: Snapshot, start: number, end: number,
 	const children = foldsDirectlyIn(snap, start, end);
 	const listing = children.length === 0 ? "" : nestedListing(children.map((f) => coverage(snap, f)));
 	const quotes = userQuotes(leaves, BRIEF_MAX_CHARS - listing.length - SUMMARY_MIN_CHARS);
-	const named = withNames(snap, start, end, record);
-	if (!quotes) return children.length === 0 ? named : { ...named, brief: briefWithListing(record.brief, listing) };
-	return { ...named, brief: briefWithQuotes(record.brief.replace(/\s+/g, " ").trim(), quotes, listing) };
+	const brief = !quotes
+		? children.length === 0
+			? record.brief
+			: briefWithListing(record.brief, listing)
+		: briefWithQuotes(record.brief.replace(/\s+/g, " ").trim(), quotes, listing);
+	return withNames(snap, start, end, { ...record, brief });
 }

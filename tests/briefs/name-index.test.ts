@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import {
+	expandPathGroups,
 	heldNames,
 	NAME_INDEX_MAX_CHARS,
 	nameIndex,
@@ -44,6 +45,20 @@ describe("the names a fold holds", () => {
 		expect(names).toEqual(expect.arrayContaining(["src/alpha_store.ts", "loadAlphaStore", "retryBudgetMs", "4500"]));
 	});
 
+	it("takes the symbols a read defines at the top of a file, not a function's locals", () => {
+		const body = [
+			"export function load() {",
+			"  const text = read();",
+			"  let rows = 1;",
+			"}",
+			"const keys = [];",
+		].join("\n");
+		const names = heldNames(readBatch("d", ["src/defs.ts"], () => body));
+		expect(names).toEqual(expect.arrayContaining(["load", "keys"]));
+		expect(names).not.toContain("text");
+		expect(names).not.toContain("rows");
+	});
+
 	it("leaves out the names the window shows elsewhere", () => {
 		const names = heldNames(leaves, [], new Set(["retryBudgetMs", "src/alpha_store.ts"]));
 		expect(names).toContain("loadAlphaStore");
@@ -57,7 +72,50 @@ describe("the names a fold holds", () => {
 		);
 		const text = nameIndex(many, 400);
 		expect(text.length).toBeLessThanOrEqual(400);
-		expect(text).toMatch(/^Names: src\/many\.ts, someLongIdentifier_\d+, .* \(\+\d+ more\)\.$/);
+		expect(text).toMatch(/^Files: src\/many\.ts\.\nNames: someLongIdentifier_\d+, .* \(\+\d+ more\)\.$/);
+	});
+});
+
+describe("the files a fold read", () => {
+	const paths = Array.from({ length: 60 }, (_, i) => `packages/widget-kit/dist/components/panel_${i}.js`);
+	const leaves = paths.flatMap((path, i) => readBatch(`r${i}`, [path], () => `const panelValue_${i} = ${i};`));
+
+	it("are each named, written once per directory when they would not fit the room in full", () => {
+		const text = nameIndex(leaves, 600);
+		const files = text.split("\n")[0] as string;
+		expect(files).toMatch(
+			/^Files: packages\/widget-kit\/dist\/components\/\{panel_0\.js,panel_1\.js,.*,panel_59\.js\}\.$/,
+		);
+		expect(expandPathGroups(files).split("\n").slice(1)).toEqual(paths);
+		// They took more than the room (at most twice it): no other name fits.
+		expect(files.length).toBeGreaterThan(600);
+		expect(text).toBe(files);
+		expect(text.length).toBeLessThanOrEqual(600 * 2);
+		// In a larger room the other names get what the files leave.
+		const roomy = nameIndex(leaves, 1_500);
+		expect(roomy.split("\n")[1]).toMatch(/^Names: panelValue_\d+, /);
+		expect(roomy.length).toBeLessThanOrEqual(1_500);
+	});
+
+	it("are bounded by the size bound, as they are written", () => {
+		for (const room of [240, 600, 2_000]) {
+			const bound = nameIndexSizeBound(leaves, room);
+			expect(bound).toBeGreaterThanOrEqual(nameIndex(leaves, room).length);
+			// Grouped, the sixty paths take far less than in full (about 3,000 characters).
+			expect(bound).toBeLessThanOrEqual(Math.max(room, 800));
+		}
+	});
+
+	it("leave out what the fold's own brief already states, whole", () => {
+		const two = leaves.slice(0, 4);
+		const brief = `read: ${paths[0]} (1 line), ${paths[1]}x (1 line); panelValue_0 is 0.`;
+		const text = nameIndex(two, 600, [], new Set(), brief);
+		expect(text).toBe(`Files: ${paths[1]}.\nNames: panelValue_1.`);
+	});
+
+	it("are named in full when they fit", () => {
+		const text = nameIndex(leaves.slice(0, 6), 600);
+		expect(text.split("\n")[0]).toBe(`Files: ${paths.slice(0, 3).join(", ")}.`);
 	});
 });
 
@@ -115,7 +173,9 @@ describe("a fold three levels up", () => {
 		expect(folds.map((f) => f.leafIds.length).sort((a, b) => a - b)).toEqual([2, 4, 6]);
 		const outer = folds.find((f) => f.leafIds.length === 6);
 		expect(outer?.names).toContain("innermostOnlyTerm_42");
-		expect(outer?.names).toContain("src/one.ts");
+		// The path of the innermost read: its brief names it, so its index does not repeat it.
+		expect(`${outer?.brief}\n${outer?.names}`).toContain("src/one.ts");
+		expect(outer?.names).not.toContain("src/one.ts");
 		const last = sent.at(-1) ?? "";
 		expect(last).not.toContain("const innermostOnlyTerm_42");
 		expect(last).toContain("innermostOnlyTerm_42");
@@ -131,7 +191,11 @@ describe("the name index's size bound", () => {
 		);
 		const text = nameIndex(leaves, 1_000);
 		expect(nameIndexSizeBound(leaves, 1_000)).toBeGreaterThanOrEqual(text.length);
-		expect(nameIndexSizeBound(leaves, 20)).toBe(20);
+		// The files part stops at twice the room; the names part at what the files leave of it.
+		expect(nameIndexSizeBound(leaves, 20)).toBeGreaterThanOrEqual(nameIndex(leaves, 20).length);
+		expect(nameIndexSizeBound(leaves, 20)).toBeLessThanOrEqual(2 * 20 + 1 + 20);
+		// A room of 10: the files take their own (twice it), nothing is left for the names.
+		expect(nameIndexSizeBound(leaves, 10)).toBe(20);
 		expect(nameIndexSizeBound([reply("r", "no results here")], 1_000)).toBe(0);
 	});
 });

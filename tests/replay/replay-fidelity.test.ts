@@ -59,27 +59,33 @@ const sent = (n: number) => JSON.stringify(windows[n - 1]?.messages);
 describe("working-set fidelity on a session built for it", () => {
 	it("folds where the hand count below assumes it does", () => {
 		expect(result.pifold.requests).toHaveLength(10);
-		// Request 5 (reply 5, reading the helpers file): the first read (message 2) is folded; its name
-		// index names its path and every name of its result, the helpers file it points to among them,
-		// but not fooRegistryAlpha, which reply 2 (message 3) shows raw; reply 2 quoted that name, so the
-		// line holding it stays verbatim with the line after it, and the filler leaves.
+		// Request 5 (reply 5, reading the helpers file): the first read (message 2) is folded; its brief
+		// names its path, its name index every other name of its result, the helpers file it points to
+		// among them, but not fooRegistryAlpha, which reply 2 (message 3) shows raw; reply 2 quoted that
+		// name, so the line holding it stays verbatim with the line after it, and the filler leaves.
 		expect(sent(5)).toContain(
 			"In use, verbatim (line numbers within each result):\\nsrc/registry.ts:\\n  1: export const fooRegistryAlpha = 1;\\n  2: export const barRegistryBeta = 2;",
 		);
-		expect(sent(5)).toContain("Names: src/registry.ts, barRegistryBeta, registry_helpers, src/registry_helpers.ts.");
+		expect(sent(5)).toContain("read: src/registry.ts (702 lines)");
+		expect(sent(5)).toContain("Names: barRegistryBeta, registry_helpers, src/registry_helpers.ts.");
 		// Request 6: the first chapter (the read and reply 2, message 3) is one fold beside the first ask,
-		// its index naming fooRegistryAlpha; the loader and cache reads are a fold naming loadRegistryGamma.
+		// its brief quoting reply 2 on fooRegistryAlpha (so its index does not name it again); the loader
+		// and cache reads are a fold naming loadRegistryGamma. A name the brief states is not listed again.
 		expect(sent(6)).not.toContain("export function loadRegistryGamma");
 		expect(sent(6)).toContain(
-			"Names: src/loader.ts, src/cache.ts, loadRegistryGamma, cacheSizeLimit, ./registry, 40960.",
+			"read: src/loader.ts (702 lines), src/cache.ts (701 lines). 2 tool results, 47,711 chars Holds 1 folds",
 		);
-		expect(sent(6)).toContain("Names: src/registry.ts, fooRegistryAlpha, barRegistryBeta.");
+		expect(sent(6)).toContain("Names: loadRegistryGamma, cacheSizeLimit, ./registry, 40960.");
+		expect(sent(6)).toContain('Ended: \\"The registry exports `fooRegistryAlpha` among others.\\"');
+		expect(sent(6)).toContain("Names: barRegistryBeta.");
 		// Request 10: the second ask's chapter is one fold quoting the ask verbatim; reply 6 (message 11)
 		// is raw; the first test read is folded and its name index names epsilonKey_check (no reply used
 		// it yet), but not the test's quoted title.
 		expect(sent(10)).toContain(`User (71 chars): \\"${ASKS[1]}\\"`);
 		expect(sent(10)).toContain("Done: `loadRegistryGamma` reads fooRegistryAlpha");
-		expect(sent(10)).toContain("Names: tests/registry.test.ts, epsilonKey_check.");
+		expect(sent(10)).toContain(
+			"read: tests/registry.test.ts (702 lines). 1 tool result, 23,858 chars\\nNames: epsilonKey_check.",
+		);
 		expect(sent(10)).not.toContain("epsilon keys stay sorted");
 		expect(sent(10)).toContain(ASKS[2]);
 	});

@@ -84,7 +84,7 @@ describe("the replay's repeated reads", () => {
 		const { found, sent, seen } = await recalled(eightReadsThenAgain(), 24_000);
 		expect(found.reads).toBe(1);
 		expect(sent).toEqual({ searched: 1, inView: 0 });
-		expect(seen).toMatch(/→ read src\/f0\.ts: result entry \S+ in f\S+ bytes \d+-\d+/);
+		expect(seen).toMatch(/→ read src\/f0\.ts: [\d,]+ lines, result entry \S+ in f\S+ bytes \d+-\d+/);
 		expect(seen).not.toContain(BODY);
 		expect(seen.length).toBeLessThan(BODY.length / 2);
 	});

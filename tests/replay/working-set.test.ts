@@ -160,6 +160,13 @@ describe("a window's hold on the working set", () => {
 		expect(tally([...entries, edit("e2", null)])).toMatchObject({ raw: 0, named: 0, missing: 2, recalls: [4] });
 	});
 
+	it("is named when a brief writes its path in a directory's brace group", () => {
+		const grouped = [...entries, edit("e2", "[fold] Files: src/widgets/{index.ts,keys.ts}.")];
+		expect(tally(grouped)).toMatchObject({ facts: 2, raw: 0, named: 1, missing: 1 });
+		const other = [...entries, edit("e2", "[fold] Files: src/widgets/{index.ts,other.ts}.")];
+		expect(tally(other)).toMatchObject({ named: 0, missing: 2 });
+	});
+
 	it("is raw again when an expand restores the result's own content", () => {
 		const restored = [
 			...entries,

@@ -1,11 +1,14 @@
 // What a search result says about each hit's entry, from the branch's structure (never from the
 // bytes): who wrote it (user, assistant, which tool's result), the file a read result holds, and,
 // for a hit in an assistant message that calls a file-reading tool on a path the excerpt shows,
-// the entry of that read's result and its byte range (so one peek brings the file's text back).
+// the entry of that read's result and its byte range (so one peek brings the file's text back). A
+// read's own hit and a pointer to one also say how big the file it showed is ("120 lines", "lines
+// 1-2,000 of 3,500"), so one search answers how long a folded file is without a peek.
 // Pure over the snapshot.
 
-import { isFileReadTool } from "../../lattice/index.ts";
+import { isFileReadTool, readSize } from "../../lattice/index.ts";
 import type { Snapshot } from "../../policy/index.ts";
+import { contentText } from "../../transcript/index.ts";
 import type { EntryRange, PlacedHit } from "./search-types.ts";
 
 /** Entries looked at around a hit to pair a tool call with its result (one tool batch). */
@@ -16,10 +19,14 @@ export interface ReadPointer {
 	readonly path: string;
 	readonly entry: string;
 	readonly range: EntryRange | undefined;
+	/** How much of the file the read showed ("120 lines", "lines 1-2,000 of 3,500"). */
+	readonly size: string | undefined;
 }
 
 export interface HitNote {
 	readonly label: string;
+	/** For a hit in a file read's result: how much of the file it showed. */
+	readonly size?: string | undefined;
 	readonly reads: readonly ReadPointer[];
 }
 
@@ -55,12 +62,13 @@ function callBefore(snap: Snapshot, index: number, callId: string): CallBlock | 
 	return undefined;
 }
 
-/** The result entry (after `index`) of the call `callId`. */
-function resultAfter(snap: Snapshot, index: number, callId: string): string | undefined {
+/** The result entry (after `index`) of the call `callId`, with its text. */
+function resultAfter(snap: Snapshot, index: number, callId: string): { id: string; text: string } | undefined {
 	const { transcript } = snap.view;
 	for (let i = index + 1; i < transcript.length && i <= index + PAIR_WINDOW; i++) {
 		const e = transcript[i];
-		if (e?.message.role === "toolResult" && e.message.toolCallId === callId) return e.id;
+		if (e?.message.role === "toolResult" && e.message.toolCallId === callId)
+			return { id: e.id, text: e.message.isError === true ? "" : contentText(e.message.content, "\n") };
 	}
 	return undefined;
 }
@@ -74,7 +82,13 @@ function noteOf(snap: Snapshot, placed: PlacedHit): HitNote {
 		const tool = String(message.toolName ?? "tool");
 		const call = typeof message.toolCallId === "string" ? callBefore(snap, index, message.toolCallId) : undefined;
 		const path = call && isFileReadTool(tool) ? pathArg(call) : undefined;
-		return { label: path ? `${tool} result of ${path}` : `${tool} result`, reads: [] };
+		if (!path || message.isError === true)
+			return { label: path ? `${tool} result of ${path}` : `${tool} result`, reads: [] };
+		return {
+			label: `${tool} result of ${path}`,
+			size: readSize(call?.arguments, contentText(message.content, "\n")),
+			reads: [],
+		};
 	}
 	if (message.role !== "assistant") return { label: message.role, reads: [] };
 	const shown = `${placed.hit.before}${placed.hit.match}${placed.hit.after}`;
@@ -83,8 +97,14 @@ function noteOf(snap: Snapshot, placed: PlacedHit): HitNote {
 		const path = pathArg(call);
 		if (!path || typeof call.id !== "string" || !isFileReadTool(String(call.name))) continue;
 		if (!shown.includes(JSON.stringify(path).slice(1, -1))) continue;
-		const entry = resultAfter(snap, index, call.id);
-		if (entry) reads.push({ path, entry, range: placed.ranges.get(entry) });
+		const result = resultAfter(snap, index, call.id);
+		if (result)
+			reads.push({
+				path,
+				entry: result.id,
+				range: placed.ranges.get(result.id),
+				size: result.text ? readSize(call.arguments, result.text) : undefined,
+			});
 	}
 	return { label: "assistant", reads };
 }

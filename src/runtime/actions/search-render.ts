@@ -1,7 +1,8 @@
 // Renders a search as one bounded page of text (at most SEARCH_PAGE_MAX_CHARS) with structured
 // details: a header (the pattern, matches, sources scanned and verified, bytes of source shown),
 // each hit (fold, depth, entry, byte offset, line, an excerpt with the match marked «like this», a
-// ready peek at that offset, a read's result range, a stale-read note), the sources that failed
+// ready peek at that offset, a read's result range and how big the file it showed is, a stale-read
+// note), the sources that failed
 // verification (named; none of their bytes shown), and the next page. The peeks and the next page
 // are asked for in the reader's terms: the agent's tool JSON, or a person's slash commands
 // (humanAsk). Excerpts are shortened to fit the page. Pure.
@@ -75,9 +76,10 @@ function blockOf(
 	const note = notes.perHit[n];
 	const id = h.fold.record.id;
 	const line = h.hit.line === null ? "" : ` · line ${h.hit.line}`;
+	const size = note?.size ? ` (${note.size})` : "";
 	const head = ask.person
-		? `${n + 1}. in fold ${id}${h.fold.depth > 0 ? " (nested)" : ""}, ${note?.label ?? "an"} entry ${h.hit.entryId ?? "?"}, byte ${h.offset}`
-		: `${n + 1}. ${id} · depth ${h.fold.depth} · entry ${h.hit.entryId ?? "?"} (${note?.label ?? "?"}) · byte ${h.offset}${line}`;
+		? `${n + 1}. in fold ${id}${h.fold.depth > 0 ? " (nested)" : ""}, ${note?.label ?? "an"} entry ${h.hit.entryId ?? "?"}${size}, byte ${h.offset}`
+		: `${n + 1}. ${id} · depth ${h.fold.depth} · entry ${h.hit.entryId ?? "?"} (${note?.label ?? "?"}${note?.size ? `, ${note.size}` : ""}) · byte ${h.offset}${line}`;
 	const rest = [`   peek: ${peekCall(id, Math.max(0, h.offset - SEARCH_PEEK_LEAD_BYTES), SEARCH_PEEK_BYTES)}`];
 	const own = h.hit.entryId === null ? null : staleNote(stale.get(h.hit.entryId));
 	if (own) rest.push(`   ${own}`);
@@ -86,7 +88,9 @@ function blockOf(
 			? `${r.range.fold.record.id} bytes ${r.range.start}-${r.range.end}: ${peekCall(r.range.fold.record.id, r.range.start, Math.min(PEEK_MAX_BYTES, r.range.end - r.range.start))}`
 			: "its range was not seen";
 		const flag = staleNote(stale.get(r.entry));
-		rest.push(`   → read ${r.path}: result entry ${r.entry} in ${where}${flag ? ` (${flag})` : ""}`);
+		rest.push(
+			`   → read ${r.path}: ${r.size ? `${r.size}, ` : ""}result entry ${r.entry} in ${where}${flag ? ` (${flag})` : ""}`,
+		);
 	}
 	return { head, rest, before: h.hit.before, match: h.hit.match, after: h.hit.after };
 }

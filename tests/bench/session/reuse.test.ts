@@ -144,9 +144,19 @@ describe("the scripted agent facing a reused fact", () => {
 		const placeholder = `[active-context fold f0123456789abcdef · 9 entries · 40,000 bytes · sha256 0123456789abcdef]\nStage 4 of 32, worked. Names: ${old.path}.\npeek: active_context {"action":"peek","id":"f0123456789abcdef"}`;
 		const folded = run(windowFor(s, listed, [user(placeholder)]));
 		expect(folded.d.calls).toEqual([
-			{ name: "active_context", args: { action: "search", pattern: `${old.path} (`, limit: 10 } },
+			{ name: "active_context", args: { action: "search", pattern: old.path, limit: 10 } },
 		]);
 		expect(folded.calls).toEqual([1]);
+		// A name index that writes the file's directory once ("dir/{a.js,b.js}") names it too.
+		const slash = old.path.lastIndexOf("/");
+		const grouped = placeholder.replace(
+			`Names: ${old.path}.`,
+			`Files: ${old.path.slice(0, slash + 1)}{other.js,${old.path.slice(slash + 1)}}.`,
+		);
+		expect(grouped).not.toContain(old.path);
+		expect(run(windowFor(s, listed, [user(grouped)])).calls).toEqual([1]);
+		const elsewhere = grouped.replace(old.path.slice(0, slash + 1), "elsewhere/dist/");
+		expect(run(windowFor(s, listed, [user(elsewhere)])).routesBy).toEqual(["blind"]);
 		const summary = `<summary>\n## Progress\nStage 19 done.\n</summary>\n<read-files>\n${old.path}\n</read-files>`;
 		const native = run(windowFor(s, listed, [user(summary)]), []);
 		expect(native.d.calls).toEqual([{ name: "read", args: { path: old.path } }]);

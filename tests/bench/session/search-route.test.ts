@@ -79,7 +79,8 @@ const q = (kind: string, text: string, aboutStage?: number): QuestionView => ({
 describe("the search route", () => {
 	it.each([
 		[q("receipt", "What was the receipt code for stage 3?", 3), "R3-QWERTY12"],
-		[q("line-count", `How many lines does \`${FILE}\` have?`), "6"],
+		// The tool says how long the folded read's file is (5 lines), which the brief's words (6) do not override.
+		[q("line-count", `How many lines does \`${FILE}\` have?`), "5"],
 		[q("definition-line", `On which line of \`${FILE}\` is \`target\` defined?`), "3"],
 		[q("defining-file", `Which of these files defines \`target\`: \`a.js\`, \`${FILE}\`?`), FILE],
 	])("searches, then answers %s from the matches", async (question, answer) => {

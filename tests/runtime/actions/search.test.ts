@@ -42,7 +42,7 @@ describe("search", () => {
 			[first, 0, "b1-r0", 3],
 			[second, 0, "b2-r0", 2],
 		]);
-		expect(result.text).toContain("(read result of src/a.ts)");
+		expect(result.text).toContain("(read result of src/a.ts, 3 lines)");
 		expect(result.text).toContain("«Needle»");
 		for (const h of hits) {
 			const peek = await f.call({ action: "peek", id: h.fold, offset: h.offset, bytes: 6 });
@@ -73,10 +73,10 @@ describe("search", () => {
 		expect(outer).toMatch(/^f[0-9a-f]{16}$/);
 	});
 
-	it("points from a read call to its result's exact range, one peek away", async () => {
+	it("points from a read call to its result's exact range, one peek away, and says how long the file is", async () => {
 		const { f } = await twoFolds();
 		const result = await f.call({ action: "search", pattern: "src/c.ts", limit: 10 });
-		const pointer = /→ read src\/c\.ts: result entry b2-r0 in \S+ bytes \d+-\d+: (\{.*\})/.exec(result.text);
+		const pointer = /→ read src\/c\.ts: 2 lines, result entry b2-r0 in \S+ bytes \d+-\d+: (\{.*\})/.exec(result.text);
 		expect(pointer).not.toBeNull();
 		const peek = await f.call(JSON.parse(pointer?.[1] as string));
 		const line = peek.text.split("\n")[1] as string;
