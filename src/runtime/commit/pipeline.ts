@@ -145,7 +145,7 @@ async function recordExcerpts(excerpts: Excerpts, deps: CommitDeps): Promise<voi
 	if (excerpts.overCap.length > 0)
 		deps.notifyOnce(
 			`excerpt-cap:${excerpts.overCap.join(",")}`,
-			`${brandNoun}: ${excerpts.overCap.join(", ")} left whole: this session's excerpts already hold the 512 MiB cap`,
+			`${brandNoun}: ${excerpts.overCap.join(", ")} left whole: the originals of this session's excerpts already fill the 512 MiB pi-fold stores for excerpts in one session`,
 			"warning",
 		);
 }

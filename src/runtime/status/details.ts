@@ -131,7 +131,7 @@ function eventLines(m: StatusModel): string[] {
 		);
 	if (m.evidenceIngestion && (t.evidence.written > 0 || t.evidence.refused > 0))
 		lines.push(
-			`Tool results too large for the window shown as excerpts: ${t.evidence.written} (${t.evidence.refused} left whole at the 512 MiB cap)`,
+			`Tool results too large for the window shown as excerpts: ${t.evidence.written} (${t.evidence.refused} left whole: their originals would pass the 512 MiB one session may store for excerpts)`,
 		);
 	return lines;
 }
