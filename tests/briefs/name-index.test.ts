@@ -27,8 +27,9 @@ describe("the name index's room", () => {
 	});
 
 	it("stays small on a small budget: a window holds many placeholders", () => {
-		expect(nameIndexRoom(10_000_000, 44_000)).toBe(2_200);
-		expect(nameIndexRoom(10_000_000, 144_000)).toBe(7_200);
+		expect(nameIndexRoom(10_000_000, 44_000)).toBe(1_320);
+		expect(nameIndexRoom(10_000_000, 144_000)).toBe(4_320);
+		expect(nameIndexRoom(10_000_000, 400_000)).toBe(NAME_INDEX_MAX_CHARS);
 		expect(nameIndexRoom(10_000_000, 1_000)).toBe(240);
 	});
 });
