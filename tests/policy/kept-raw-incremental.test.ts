@@ -6,12 +6,13 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type FoldRecord, foldId } from "../../src/lattice/index.ts";
+import type { FoldRecord } from "../../src/lattice/index.ts";
 import { resolveOptions } from "../../src/options/index.ts";
 import { type BranchView, budgetFor, buildSnapshot, keptRawUnits } from "../../src/policy/index.ts";
 import { emptyState, type FoldState } from "../../src/state/index.ts";
 import type { TranscriptEntry } from "../../src/transcript/index.ts";
 import { readBatch, reply, toolResult, toolUse, user } from "../helpers/entries.ts";
+import { recordOver as fold } from "../helpers/fold-record.ts";
 
 const BUDGET = budgetFor({ contextWindow: 64_000, maxTokens: 4_000 }, undefined);
 const TOOL = resolveOptions({}).toolName;
@@ -24,20 +25,6 @@ function viewOf(transcript: TranscriptEntry[]): BranchView {
 		inForce: new Map(),
 		managed: new Set(),
 		foreign: new Set(),
-	};
-}
-
-function fold(entries: readonly TranscriptEntry[], start: number, end: number): FoldRecord {
-	const leaves = entries.slice(start, end);
-	return {
-		id: foldId(leaves),
-		kind: "tools",
-		origin: "ladder",
-		leafIds: leaves.map((e) => e.id),
-		sourceSha256: "0".repeat(64),
-		sourceBytes: 1,
-		brief: "b",
-		briefSource: "deterministic",
 	};
 }
 

@@ -7,27 +7,13 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type FoldKind, type FoldRecord, foldId, Lattice } from "../../src/lattice/index.ts";
+import { type FoldKind, Lattice } from "../../src/lattice/index.ts";
 import { nestsByScan, nestsCleanly, topFoldEnd } from "../../src/policy/nesting.ts";
-import type { TranscriptEntry } from "../../src/transcript/index.ts";
 import { user } from "../helpers/entries.ts";
+import { recordOver as record } from "../helpers/fold-record.ts";
 
 const KINDS: FoldKind[] = ["tools", "result", "chapter", "span"];
 const ALLOW = [(kind: string) => kind === "result", (kind: string) => kind === "tools" || kind === "result"];
-
-function record(entries: readonly TranscriptEntry[], start: number, end: number, kind: FoldKind): FoldRecord {
-	const leaves = entries.slice(start, end);
-	return {
-		id: foldId(leaves),
-		kind,
-		origin: "ladder",
-		leafIds: leaves.map((e) => e.id),
-		sourceSha256: "0".repeat(64),
-		sourceBytes: 1,
-		brief: "b",
-		briefSource: "deterministic",
-	};
-}
 
 /** Nested ranges: each new range kept only when it nests with those kept. */
 function nested(ranges: readonly [number, number, number][], n: number): [number, number, FoldKind][] {
