@@ -6,7 +6,7 @@
 // Pure.
 
 import { codePointLength, escapeUnsafe, nounFor, plural, sliceCodePoints } from "../common/index.ts";
-import { readResults, type ShownRead } from "../lattice/index.ts";
+import { readResults, resultLineCount, type ShownRead } from "../lattice/index.ts";
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
 import { contentText, toolCallsOf } from "../transcript/index.ts";
 
@@ -25,11 +25,6 @@ function textOf(message: TranscriptMessage): string {
 function briefExcerpt(text: string, limit = EXCERPT_CHARS): string {
 	const flat = escapeUnsafe(text.replace(/\s+/g, " ").trim());
 	return codePointLength(flat) <= limit ? flat : `${sliceCodePoints(flat, limit - 1)}…`;
-}
-
-/** Lines of a tool result's text (a trailing newline ends the last line, it does not start another). */
-export function resultLineCount(text: string): number {
-	return (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n").length;
 }
 
 /** How a brief names what a file read showed: the whole file's line count, or the range of a partial read. */

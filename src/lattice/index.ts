@@ -13,6 +13,7 @@ export {
 	readResults,
 	readSize,
 	readsField,
+	resultLineCount,
 	type ShownRead,
 } from "./reads.ts";
 export { foldId, foldSource, parseFoldSource } from "./source.ts";

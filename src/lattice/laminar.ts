@@ -7,7 +7,7 @@
 // (tests/lattice/laminar.test.ts compares the two). Pure.
 
 import type { FoldRecord } from "./fold-types.ts";
-import type { Lattice } from "./lattice.ts";
+import { type Lattice, leafRange } from "./lattice.ts";
 
 interface Range {
 	readonly start: number;
@@ -27,11 +27,8 @@ export class NestingSet {
 
 	/** The range `fold`'s leaves cover on the transcript, or null when they are not a contiguous run of it. */
 	private rangeOf(fold: Pick<FoldRecord, "leafIds">): Range | null {
-		const start = this.position.get(fold.leafIds[0] ?? "");
-		if (start === undefined || fold.leafIds.length === 0) return null;
-		for (let k = 1; k < fold.leafIds.length; k++)
-			if (this.position.get(fold.leafIds[k] as string) !== start + k) return null;
-		return { start, end: start + fold.leafIds.length };
+		const range = leafRange(this.position, fold.leafIds);
+		return typeof range === "string" ? null : range;
 	}
 
 	/** Whether the set and `fold` would place together (`Lattice.build` over both would not refuse). */

@@ -69,55 +69,35 @@ export class Lattice {
 		position: Positions,
 		records: Iterable<FoldRecord>,
 	): Lattice {
-		const ranges: { record: FoldRecord; start: number; end: number }[] = [];
+		const all: FoldRange[] = [];
 		for (const record of records) {
-			const first = position.get(record.leafIds[0] ?? "");
-			if (first === undefined || record.leafIds.length === 0) {
-				throw new LatticeError(`fold ${record.id} names entries that are not on this branch`);
-			}
-			record.leafIds.forEach((id, k) => {
-				if (position.get(id) !== first + k)
-					throw new LatticeError(`fold ${record.id} is not a contiguous run of the transcript (at ${id})`);
-			});
-			ranges.push({ record, start: first, end: first + record.leafIds.length });
+			const range = leafRange(position, record.leafIds);
+			if (range === "off") throw new LatticeError(`fold ${record.id} names entries that are not on this branch`);
+			if (typeof range === "string")
+				throw new LatticeError(`fold ${record.id} is not a contiguous run of the transcript (at ${range})`);
+			all.push({ record, ...range });
 		}
-		// Outer folds first: by start ascending, then by end descending.
-		ranges.sort((a, b) => a.start - b.start || b.end - a.end);
-		const placed = new Map<string, PlacedFold>();
-		const childFolds = new Map<string | null, string[]>([[null, []]]);
-		const stack: { id: string; end: number; depth: number }[] = [];
-		for (const range of ranges) {
-			if (placed.has(range.record.id)) continue;
-			while (stack.length > 0 && (stack.at(-1) as { end: number }).end <= range.start) stack.pop();
-			const parent = stack.at(-1);
-			if (parent && range.end > parent.end) {
-				throw new LatticeError(`fold ${range.record.id} partially overlaps fold ${parent.id}; folds must nest`);
-			}
-			const depth = parent ? parent.depth + 1 : 0;
-			placed.set(range.record.id, {
-				record: range.record,
-				start: range.start,
-				end: range.end,
-				parent: parent?.id ?? null,
-				depth,
-				children: [],
-			});
-			(childFolds.get(parent?.id ?? null) as string[]).push(range.record.id);
-			childFolds.set(range.record.id, []);
-			stack.push({ id: range.record.id, end: range.end, depth });
-		}
+		// Outer folds first: by start ascending, then by end descending; a repeated id is placed once.
+		all.sort(byPlace);
+		const seen = new Set<string>();
+		const ranges = all.filter((r) => !seen.has(r.record.id) && seen.add(r.record.id));
+		const shape = nestRanges(ranges);
+		if ("overlap" in shape)
+			throw new LatticeError(`fold ${shape.overlap} partially overlaps fold ${shape.parent}; folds must nest`);
+		const rangeOf = new Map(ranges.map((r) => [r.record.id, r] as const));
 		const folds = new Map<string, PlacedFold>();
-		for (const [id, fold] of placed) {
-			folds.set(id, {
-				...fold,
-				children: childrenOf(
-					entries,
-					fold,
-					(childFolds.get(id) ?? []).map((c) => placed.get(c) as PlacedFold),
-				),
-			});
+		for (const range of ranges) {
+			const id = range.record.id;
+			const { parent, depth } = shape.placed.get(id) as { parent: string | null; depth: number };
+			const childIds = shape.childFolds.get(id) ?? [];
+			const children = childrenOf(
+				entries,
+				range,
+				childIds.map((c) => rangeOf.get(c) as FoldRange),
+			);
+			folds.set(id, { record: range.record, start: range.start, end: range.end, parent, depth, children });
 		}
-		return new Lattice(entries, position, folds, childFolds.get(null) ?? []);
+		return new Lattice(entries, position, folds, shape.childFolds.get(null) ?? []);
 	}
 
 	/**
@@ -141,21 +121,19 @@ export class Lattice {
 	 * refusal or the right placement).
 	 */
 	withAdded(added: readonly FoldRecord[]): Lattice | null {
-		const fresh: { record: FoldRecord; start: number; end: number }[] = [];
+		const fresh: FoldRange[] = [];
 		const ids = new Set(this.folds.keys());
 		for (const record of added) {
 			if (ids.has(record.id)) return null;
 			ids.add(record.id);
-			const start = this.position.get(record.leafIds[0] ?? "");
-			if (start === undefined || record.leafIds.length === 0) return null;
-			for (let k = 1; k < record.leafIds.length; k++)
-				if (this.position.get(record.leafIds[k] as string) !== start + k) return null;
-			fresh.push({ record, start, end: start + record.leafIds.length });
+			const range = leafRange(this.position, record.leafIds);
+			if (typeof range === "string") return null;
+			fresh.push({ record, ...range });
 		}
 		if (fresh.length === 0) return this;
 		fresh.sort(byPlace);
 		// The old folds are already in placing order; an old fold comes first among equal ranges.
-		const ranges: { record: FoldRecord; start: number; end: number }[] = [];
+		const ranges: FoldRange[] = [];
 		const old = [...this.folds.values()];
 		for (let i = 0, j = 0; i < old.length || j < fresh.length; ) {
 			const a = old[i];
@@ -169,7 +147,7 @@ export class Lattice {
 			}
 		}
 		const shape = nestRanges(ranges);
-		if (!shape) return null;
+		if ("overlap" in shape) return null;
 		const rangeOf = new Map(ranges.map((r) => [r.record.id, r] as const));
 		const folds = new Map<string, PlacedFold>();
 		for (const range of ranges) {
@@ -187,7 +165,7 @@ export class Lattice {
 					: childrenOf(
 							this.entries,
 							range,
-							childIds.map((c) => rangeOf.get(c) as (typeof ranges)[number]),
+							childIds.map((c) => rangeOf.get(c) as FoldRange),
 						);
 			folds.set(id, { record: range.record, start: range.start, end: range.end, parent, depth, children });
 		}
@@ -258,21 +236,40 @@ function byPlace(a: { start: number; end: number }, b: { start: number; end: num
 	return a.start - b.start || b.end - a.end;
 }
 
+/** A fold's record and the range of entries it covers. */
+type FoldRange = { record: FoldRecord; start: number; end: number };
+
 /**
- * Each range's parent and depth and each fold's child folds, for ranges in placing order (as
- * `Lattice.build` derives them), or null when two partially overlap.
+ * The range `leafIds` cover in `position`'s transcript: "off" when the first is not on it (or there
+ * are none), the id where the run breaks when they are not a contiguous run of it.
  */
-function nestRanges(ranges: readonly { record: FoldRecord; start: number; end: number }[]): {
-	placed: Map<string, { parent: string | null; depth: number }>;
-	childFolds: Map<string | null, string[]>;
-} | null {
+export function leafRange(
+	position: ReadonlyMap<string, number>,
+	leafIds: readonly string[],
+): { start: number; end: number } | string {
+	const start = position.get(leafIds[0] ?? "");
+	if (start === undefined || leafIds.length === 0) return "off";
+	for (let k = 1; k < leafIds.length; k++)
+		if (position.get(leafIds[k] as string) !== start + k) return leafIds[k] as string;
+	return { start, end: start + leafIds.length };
+}
+
+/**
+ * Each range's parent and depth and each fold's child folds, for ranges in placing order with
+ * distinct ids, or the first range that partially overlaps the fold open around it.
+ */
+function nestRanges(
+	ranges: readonly FoldRange[],
+):
+	| { placed: Map<string, { parent: string | null; depth: number }>; childFolds: Map<string | null, string[]> }
+	| { overlap: string; parent: string } {
 	const placed = new Map<string, { parent: string | null; depth: number }>();
 	const childFolds = new Map<string | null, string[]>([[null, []]]);
 	const stack: { id: string; end: number; depth: number }[] = [];
 	for (const range of ranges) {
 		while (stack.length > 0 && (stack.at(-1) as { end: number }).end <= range.start) stack.pop();
 		const parent = stack.at(-1);
-		if (parent && range.end > parent.end) return null;
+		if (parent && range.end > parent.end) return { overlap: range.record.id, parent: parent.id };
 		const depth = parent ? parent.depth + 1 : 0;
 		placed.set(range.record.id, { parent: parent?.id ?? null, depth });
 		(childFolds.get(parent?.id ?? null) as string[]).push(range.record.id);

@@ -6,6 +6,7 @@
 // showed, and only those lines are compared. Images and reads that returned no content are skipped.
 // Pure (hashing through the Wasm core).
 
+import { plural } from "../common/index.ts";
 import { contentText, type TranscriptEntry, type TranscriptMessage } from "../transcript/index.ts";
 import { sha256Hex } from "../wasm/index.ts";
 
@@ -69,10 +70,14 @@ function shownRead(args: unknown, resultText: string): ShownRead | undefined {
 	return ranged ? { path, text, lines: [from ?? 1, text.split("\n").length] } : { path, text };
 }
 
-/** Lines of a read's text (a trailing newline ends the last line, it does not start another). */
-function textLines(text: string): number {
-	if (text.length === 0) return 0;
+/** Lines of a tool result's text (a trailing newline ends the last line, it does not start another). */
+export function resultLineCount(text: string): number {
 	return (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n").length;
+}
+
+/** Lines of a read's text: none when it is empty. */
+function textLines(text: string): number {
+	return text.length === 0 ? 0 : resultLineCount(text);
 }
 
 /** The file's length in lines as Pi's continuation notice states it, when the read stopped early. */
@@ -93,16 +98,13 @@ export function readSize(args: unknown, resultText: string): string | undefined 
 	const shown = shownRead(args, resultText);
 	if (!shown) return undefined;
 	const n = (v: number) => v.toLocaleString("en-US");
-	if (!shown.lines) {
-		const lines = textLines(shown.text);
-		return `${n(lines)} line${lines === 1 ? "" : "s"}`;
-	}
+	if (!shown.lines) return plural(textLines(shown.text), "line");
 	const from = shown.lines[0];
 	const count = textLines(shown.text);
 	// No notice and no limit: the read went on to the file's end.
 	const a = args as { limit?: unknown };
 	const total = fileLinesFromNotice(resultText, from, count) ?? (a.limit === undefined ? from - 1 + count : undefined);
-	if (total !== undefined && from === 1 && count === total) return `${n(total)} line${total === 1 ? "" : "s"}`;
+	if (total !== undefined && from === 1 && count === total) return plural(total, "line");
 	const range = `lines ${n(from)}-${n(from + count - 1)}`;
 	return total === undefined ? range : `${range} of ${n(total)}`;
 }

@@ -6,7 +6,7 @@
 // first, before the rescue folds the work in hand), and it says so by name. Pure over the snapshot
 // (it keeps its last answer, and on a transcript that grew by appending reads only the newest units).
 
-import type { TranscriptEntry, Unit } from "../transcript/index.ts";
+import { extendsByAppending, type TranscriptEntry, type Unit } from "../transcript/index.ts";
 import { SHOWN_READ_TURNS } from "./constants.ts";
 import type { Snapshot } from "./snapshot.ts";
 
@@ -56,13 +56,6 @@ let lastKept: {
 	settled: number;
 } | null = null;
 
-/** Whether `next` is `prev` followed by more entries (the same entry objects first and last of `prev`'s length). */
-function extendsEntries(prev: readonly TranscriptEntry[], next: readonly TranscriptEntry[]): boolean {
-	if (prev === next) return true;
-	const n = prev.length;
-	return n === 0 || (next.length >= n && next[0] === prev[0] && next[n - 1] === prev[n - 1]);
-}
-
 /**
  * Per unit of `snap`, whether it is something the agent chose to see and still holds: inside an
  * expanded fold, a batch of peeks or searches from its last SHOWN_READ_TURNS turns, or a peek batch
@@ -78,7 +71,7 @@ export function keptRawUnits(snap: Snapshot, toolName: string): boolean[] {
 		last.expanded === snap.state.expanded &&
 		last.folds === snap.lattice.folds &&
 		last.toolName === toolName &&
-		extendsEntries(last.transcript, transcript);
+		extendsByAppending(last.transcript, transcript);
 	if (same && last.units === units) return last.kept;
 	// Units before the last one of the old split are the same units now (only the last is split again).
 	const reusable = same ? Math.min(last.settled, last.units.length - 1) : 0;

@@ -7,7 +7,14 @@
 // Wasm estimator.
 
 import { nameIndexRoom, nameIndexSizeBound } from "../briefs/index.ts";
-import { isReadOnlyBatch, memoByMessage, type TranscriptEntry, toChapters, type Unit } from "../transcript/index.ts";
+import {
+	extendsByAppending,
+	isReadOnlyBatch,
+	memoByMessage,
+	type TranscriptEntry,
+	toChapters,
+	type Unit,
+} from "../transcript/index.ts";
 import { estimateTokens } from "../wasm/index.ts";
 import { keptRawRange, keptRawUnits } from "./kept-raw.ts";
 import type { LadderInput } from "./ladder.ts";
@@ -124,18 +131,11 @@ export function shownTokens(snap: Snapshot): number {
 	const { transcript, inForce } = snap.view;
 	const last = lastShown;
 	const total =
-		last && last.inForce === inForce && extendsEntries(last.transcript, transcript)
+		last && last.inForce === inForce && extendsByAppending(last.transcript, transcript)
 			? last.total + shownTokensOf(transcript, inForce, last.transcript.length)
 			: shownTokensOf(transcript, inForce, 0);
 	lastShown = { inForce, transcript, total };
 	return total;
-}
-
-/** Whether `next` is `prev` followed by more entries (the same entry objects first and last of `prev`'s length). */
-function extendsEntries(prev: readonly TranscriptEntry[], next: readonly TranscriptEntry[]): boolean {
-	if (prev === next) return true;
-	const n = prev.length;
-	return n === 0 || (next.length >= n && next[0] === prev[0] && next[n - 1] === prev[n - 1]);
 }
 
 /**
@@ -156,12 +156,7 @@ export function windowTokens(snap: Snapshot): WindowTokens {
 	const last = lastWindow;
 	let perEntry: number[];
 	let prefix: number[];
-	if (
-		last?.key.every((k, i) => k === key[i]) &&
-		transcript.length >= last.transcript.length &&
-		(last.transcript.length === 0 ||
-			(transcript[0] === last.transcript[0] && transcript[last.transcript.length - 1] === last.transcript.at(-1)))
-	) {
+	if (last?.key.every((k, i) => k === key[i]) && extendsByAppending(last.transcript, transcript)) {
 		perEntry = [...last.perEntry];
 		prefix = [...last.prefix];
 		for (let i = last.transcript.length; i < transcript.length; i++) {

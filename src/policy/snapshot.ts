@@ -13,6 +13,7 @@ import { Lattice, LatticeError } from "../lattice/index.ts";
 import type { Replacement } from "../projection/index.ts";
 import type { FoldState } from "../state/index.ts";
 import {
+	extendsByAppending,
 	extendUnits,
 	freshTailStart,
 	runningTurnStart,
@@ -64,13 +65,6 @@ export interface Snapshot {
 	readonly runningUnit: number;
 }
 
-/** Whether `next` is `prev` followed by more entries: the same entry objects first and last of `prev`'s length. */
-function extendsTranscript(prev: readonly TranscriptEntry[], next: readonly TranscriptEntry[]): boolean {
-	if (prev === next) return true;
-	const n = prev.length;
-	return n > 0 && next.length >= n && next[0] === prev[0] && next[n - 1] === prev[n - 1];
-}
-
 /** The units of the last transcript split, with the running turn's unit: a transcript that extends it splits only what is new. */
 let lastUnits: { transcript: readonly TranscriptEntry[]; units: Unit[]; running: number } | null = null;
 
@@ -79,7 +73,7 @@ function unitsOf(transcript: readonly TranscriptEntry[]): { units: Unit[]; runni
 	if (last?.transcript === transcript) return last;
 	let units: Unit[];
 	let running: number;
-	if (last && extendsTranscript(last.transcript, transcript)) {
+	if (last && extendsByAppending(last.transcript, transcript)) {
 		units = extendUnits(last.units, transcript);
 		// Only the units from the last one re-split on are new: the running turn is among them, or where it was.
 		const from = Math.max(0, last.units.length - 1);
@@ -118,7 +112,7 @@ function placeFolds(view: BranchView, folds: Iterable<FoldRecord>): PlacedFolds 
 		last &&
 		last.folds.length === list.length &&
 		last.folds.every((f, i) => f === list[i]) &&
-		extendsTranscript(last.transcript, view.transcript)
+		extendsByAppending(last.transcript, view.transcript)
 	) {
 		if (last.transcript === view.transcript) return last.placed;
 		const added = view.transcript.slice(last.transcript.length);
@@ -156,7 +150,7 @@ function withFoldsAdded(
 	list: readonly FoldRecord[],
 ): PlacedFolds | null {
 	if (last.placed.unplaced.length > 0 || list.length <= last.folds.length) return null;
-	if (!last.folds.every((f, i) => f === list[i]) || !extendsTranscript(last.transcript, view.transcript)) return null;
+	if (!last.folds.every((f, i) => f === list[i]) || !extendsByAppending(last.transcript, view.transcript)) return null;
 	const base =
 		last.transcript === view.transcript ? last.placed.lattice : last.placed.lattice.extendedTo(view.transcript);
 	const lattice = base?.withAdded(list.slice(last.folds.length));

@@ -13,4 +13,4 @@ export {
 } from "./fresh-tail.ts";
 export { memoByMessage } from "./measure.ts";
 export type { Chapter, TranscriptEntry, TranscriptMessage, Unit } from "./transcript-types.ts";
-export { extendUnits, toChapters, toolCallsOf, toUnits } from "./units.ts";
+export { extendsByAppending, extendUnits, toChapters, toolCallsOf, toUnits } from "./units.ts";

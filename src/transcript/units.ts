@@ -42,6 +42,17 @@ export function toUnits(entries: readonly TranscriptEntry[]): Unit[] {
 }
 
 /**
+ * Whether `next` is `prev` followed by more entries: the same array, or one at least as long whose
+ * first entry and entry at `prev`'s last place are `prev`'s own objects (entries are immutable once
+ * read, so identity at both ends stands for the whole prefix). An empty `prev` extends nothing.
+ */
+export function extendsByAppending(prev: readonly TranscriptEntry[], next: readonly TranscriptEntry[]): boolean {
+	if (prev === next) return true;
+	const n = prev.length;
+	return n > 0 && next.length >= n && next[0] === prev[0] && next[n - 1] === prev[n - 1];
+}
+
+/**
  * The units of `entries` when its first entries are those `units` were split from (a transcript that
  * grew by appending): every unit but the last is the same (a later unit began after it), and the
  * last is split again from its start, since appended tool results may belong to it. The caller checks
