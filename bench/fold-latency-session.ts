@@ -113,9 +113,10 @@ const probeTool: ToolDefinition = {
 /** A resumed copy of the base session with pi-fold, ready to prompt. */
 /**
  * The offline model runtime the latency benchmarks share: one faux model (`id`, its window, a
- * 4,096-token output cap) and no network, with Pi's compaction off in in-memory settings.
+ * 4,096-token output cap) and no network, with Pi's compaction off in in-memory settings (on, with
+ * Pi's default thresholds, when `compaction` is set).
  */
-export async function offlineRuntime(agentDir: string, id: string, contextWindow: number) {
+export async function offlineRuntime(agentDir: string, id: string, contextWindow: number, compaction = false) {
 	const faux = fauxProvider({ models: [{ id, contextWindow, maxTokens: 4_096 }] });
 	const modelRuntime = await ModelRuntime.create({
 		authPath: join(agentDir, "auth.json"),
@@ -123,7 +124,7 @@ export async function offlineRuntime(agentDir: string, id: string, contextWindow
 		allowModelNetwork: false,
 	});
 	modelRuntime.registerNativeProvider(faux.provider);
-	const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false } });
+	const settingsManager = SettingsManager.inMemory({ compaction: { enabled: compaction } });
 	return { faux, modelRuntime, settingsManager };
 }
 

@@ -2,9 +2,10 @@
 // (a 64k-token model by default), Pi's own `read` tool over a generated text file, and one prompt the
 // scripted model answers with N small ranged reads, one per request, then a last reply. With
 // `piFold` set pi-fold is registered with its default options (its settings files are the run's own
-// temp folder's: none); without it the session is Pi alone. Pi's native compaction is off in both
-// arms, so both do the same work and Pi alone's history simply grows (the faux provider has no
-// window of its own). The time of each provider request is taken where the faux provider is asked
+// temp folder's: none); without it the session is Pi alone. Pi's native compaction is off unless
+// `compaction` is set: then Pi's default thresholds apply and the faux provider answers each summary
+// request with a short fixed summary (the faux provider has no window of its own, so with compaction
+// off Pi alone's history simply grows). The time of each provider request is taken where the faux provider is asked
 // for its response; pi-fold's hooks and tool are timed through fold-latency-session.ts's timing
 // proxy of the ExtensionAPI (no handler of its own). Nothing in Pi is mocked.
 
@@ -19,7 +20,11 @@ import {
 } from "@earendil-works/pi-coding-agent";
 import { registerPiFold } from "../src/pi/index.ts";
 import { offlineRuntime, type Span, timedApi } from "./fold-latency-session.ts";
+import { isSummaryRequest } from "./session/compaction-summarizer.ts";
 
+/** What the faux provider answers Pi's compaction with (Pi appends its file lists). */
+const COMPACTION_SUMMARY =
+	"## Goal\nRead the notes file range by range.\n\n## Progress\n### Done\n- [x] Earlier ranges read.\n\n## Next Steps\n1. Read the next range.";
 /** Lines in the file the session reads from. */
 const FILE_LINES = 4_000;
 /** Lines one ranged read returns. */
@@ -33,6 +38,8 @@ export interface SessionRun {
 	readonly lastMessages: number;
 	/** context_edit entries on the branch at the end (0 for Pi alone). */
 	readonly contextEdits: number;
+	/** Pi's compactions on the branch at the end. */
+	readonly compactions: number;
 	/** Requests each pi-fold commit record came before (the index of the next request; none for Pi alone). */
 	readonly commitsAt: readonly number[];
 	readonly errors: readonly string[];
@@ -48,6 +55,11 @@ export interface SessionOptions {
 	/** The model's context window in tokens. */
 	readonly window: number;
 	readonly piFold: boolean;
+	/**
+	 * Pi's native compaction on, with Pi's default settings (the faux provider answers its summary
+	 * requests with a short fixed summary). Off: Pi alone's history simply grows.
+	 */
+	readonly compaction?: boolean;
 	/** The run's own folder (its workspace, agent and session folders go under it). */
 	readonly root: string;
 	/** Called at each provider request with its index (0-based) and what the provider is sent. */
@@ -76,7 +88,12 @@ export async function runSession(options: SessionOptions): Promise<SessionRun> {
 	const sessionDir = join(options.root, "sessions");
 	writeWorkspace(cwd);
 	mkdirSync(sessionDir, { recursive: true });
-	const { faux, modelRuntime, settingsManager } = await offlineRuntime(agentDir, "faux-64k", options.window);
+	const { faux, modelRuntime, settingsManager } = await offlineRuntime(
+		agentDir,
+		"faux-64k",
+		options.window,
+		options.compaction === true,
+	);
 	const spans: Span[] = [];
 	const extensionFactories: ExtensionFactory[] = options.piFold
 		? [(pi) => void registerPiFold(timedApi(pi, spans), undefined, { agentDir })]
@@ -114,29 +131,37 @@ export async function runSession(options: SessionOptions): Promise<SessionRun> {
 		if (event.type === "entry_appended" && entry?.type === "custom" && entry.data?.kind === "commit")
 			commitsAt.push(requestTimes.length);
 	});
-	const steps: FauxResponseStep[] = [];
-	for (let i = 0; i < options.requests; i++) {
-		const last = i === options.requests - 1;
-		steps.push((context) => {
-			requestTimes.push(performance.now());
-			options.onRequest?.(i, context);
-			lastMessages = context.messages.length;
-			return last
-				? fauxAssistantMessage("Read every range.")
-				: fauxAssistantMessage(fauxToolCall("read", readArgs(i), { id: `read_${i}` }), { stopReason: "toolUse" });
-		});
-	}
+	// One step per request; a summary request (Pi's compaction) is answered and queues one more step,
+	// so the reads and the closing reply keep their count.
+	let reads = 0;
+	const step: FauxResponseStep = (context) => {
+		if (isSummaryRequest(context.messages)) {
+			faux.appendResponses([step]);
+			return fauxAssistantMessage(COMPACTION_SUMMARY);
+		}
+		const i = reads++;
+		requestTimes.push(performance.now());
+		options.onRequest?.(i, context);
+		lastMessages = context.messages.length;
+		return i === options.requests - 1
+			? fauxAssistantMessage("Read every range.")
+			: fauxAssistantMessage(fauxToolCall("read", readArgs(i), { id: `read_${i}` }), { stopReason: "toolUse" });
+	};
+	const steps: FauxResponseStep[] = Array.from({ length: options.requests }, () => step);
 	faux.appendResponses(steps);
 	const cpu = process.cpuUsage();
 	try {
 		await session.prompt("Read the notes file range by range, one range per call.");
 		await session.waitForIdle();
-		const contextEdits = session.sessionManager.getBranch().filter((e) => e.type === "context_edit").length;
+		const branch = session.sessionManager.getBranch();
+		const contextEdits = branch.filter((e) => e.type === "context_edit").length;
+		const compactions = branch.filter((e) => e.type === "compaction").length;
 		const used = process.cpuUsage(cpu);
 		return {
 			requestTimes,
 			lastMessages,
 			contextEdits,
+			compactions,
 			commitsAt,
 			errors,
 			spans,

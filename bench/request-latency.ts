@@ -1,7 +1,9 @@
 // The request-latency benchmark: the time pi-fold adds to every request, over the session's length.
 // One real in-process Pi session of N requests (small ranged reads through Pi's `read` tool, a 64k
-// window, the faux provider; bench/request-latency-session.ts) runs twice in the same process: Pi
-// alone, then with pi-fold registered. A step is the gap between two provider requests (Pi's work,
+// window, the faux provider; bench/request-latency-session.ts) runs three times in the same process:
+// Pi alone as users run it (its native compaction on, Pi's default thresholds), Pi alone with its
+// compaction off (the same history as pi-fold's, none of it summarized), then with pi-fold
+// registered (Pi's compaction on, as users run it; pi-fold cancels it when its own commit fits). A step is the gap between two provider requests (Pi's work,
 // the tool, and every hook). Reported: the median step near each session length asked for (the
 // steps ending within the last STEPS_NEAR requests before it), pi-fold's less Pi alone's, and how much
 // of pi-fold's step its own hooks took (timed around each handler); the median of the first and last `edge` steps of the `length`-request session, and the targets as ratios
@@ -79,12 +81,16 @@ export interface ArmRun {
 	readonly cpuSeconds: number;
 	readonly lastMessages: number;
 	readonly contextEdits: number;
+	/** Pi's compactions on the branch at the end. */
+	readonly compactions: number;
 	readonly seconds: number;
 }
 
 /** The time per request at one session length. */
 export interface LengthRow {
 	readonly requests: number;
+	/** Pi alone with its compaction on. */
+	readonly piCompactingMs: number;
 	readonly piMs: number;
 	readonly piFoldMs: number;
 	readonly addedMs: number;
@@ -102,10 +108,15 @@ export interface Target {
 
 export interface RequestLatencyResult {
 	readonly args: RequestLatencyArgs;
+	/** Pi alone with its compaction on, as users run it. */
+	readonly piCompacting: ArmRun;
+	/** Pi alone with its compaction off: the same history as pi-fold's. */
 	readonly pi: ArmRun;
 	readonly piFold: ArmRun;
 	readonly rows: readonly LengthRow[];
 	readonly edges: {
+		readonly piCompactingFirst: number;
+		readonly piCompactingLast: number;
 		readonly piFirst: number;
 		readonly piLast: number;
 		readonly first: number;
@@ -130,10 +141,15 @@ export function edgesOf(steps: readonly number[], length: number, edge: number):
 	return { first: median(within.slice(0, edge)), last: median(within.slice(-edge)) };
 }
 
-async function runArm(piFold: boolean, args: RequestLatencyArgs, requests: number, root: string): Promise<ArmRun> {
+async function runArm(
+	arm: { piFold: boolean; compaction: boolean },
+	args: RequestLatencyArgs,
+	requests: number,
+	root: string,
+): Promise<ArmRun> {
 	collectGarbage();
 	const started = performance.now();
-	const run = await runSession({ requests, window: args.window, piFold, root });
+	const run = await runSession({ requests, window: args.window, ...arm, root });
 	if (run.errors.length > 0) throw new Error(`extension errors: ${run.errors.slice(0, 3).join("; ")}`);
 	if (run.requestTimes.length !== requests)
 		throw new Error(`the session made ${run.requestTimes.length} requests, not ${requests}`);
@@ -143,6 +159,7 @@ async function runArm(piFold: boolean, args: RequestLatencyArgs, requests: numbe
 		cpuSeconds: run.cpuMs / 1000,
 		lastMessages: run.lastMessages,
 		contextEdits: run.contextEdits,
+		compactions: run.compactions,
 		seconds: (performance.now() - started) / 1000,
 	};
 }
@@ -157,21 +174,37 @@ export async function measure(args: RequestLatencyArgs): Promise<RequestLatencyR
 	const agentDir = process.env.PI_CODING_AGENT_DIR;
 	process.env.PI_CODING_AGENT_DIR = join(root, "agent");
 	try {
-		const pi = await runArm(false, args, requests, join(root, "pi"));
-		const piFold = await runArm(true, args, requests, join(root, "pi-fold"));
+		const piCompacting = await runArm({ piFold: false, compaction: true }, args, requests, join(root, "pi-compacting"));
+		const pi = await runArm({ piFold: false, compaction: false }, args, requests, join(root, "pi"));
+		const piFold = await runArm({ piFold: true, compaction: true }, args, requests, join(root, "pi-fold"));
 		let profile: RequestLatencyResult["profile"] = null;
 		if (args.profile > 0) {
 			collectGarbage();
 			const { profile: raw } = await profiled(() =>
-				runSession({ requests: args.profile, window: args.window, piFold: true, root: join(root, "profile") }),
+				runSession({
+					requests: args.profile,
+					window: args.window,
+					piFold: true,
+					compaction: true,
+					root: join(root, "profile"),
+				}),
 			);
 			profile = { requests: args.profile, ...summarize(raw, SOURCE_FOLDER, 12) };
 		}
 		const rows = args.requests.map((k): LengthRow => {
 			const piMs = stepAt(pi.steps, k);
 			const piFoldMs = stepAt(piFold.steps, k);
-			return { requests: k, piMs, piFoldMs, addedMs: piFoldMs - piMs, hooksMs: stepAt(piFold.hooks, k) };
+			const piCompactingMs = stepAt(piCompacting.steps, k);
+			return {
+				requests: k,
+				piCompactingMs,
+				piMs,
+				piFoldMs,
+				addedMs: piFoldMs - piCompactingMs,
+				hooksMs: stepAt(piFold.hooks, k),
+			};
 		});
+		const compacting = edgesOf(piCompacting.steps, args.length, args.edge);
 		const alone = edgesOf(pi.steps, args.length, args.edge);
 		const own = edgesOf(piFold.steps, args.length, args.edge);
 		const hooks = edgesOf(piFold.hooks, args.length, args.edge);
@@ -183,10 +216,13 @@ export async function measure(args: RequestLatencyArgs): Promise<RequestLatencyR
 		});
 		return {
 			args,
+			piCompacting,
 			pi,
 			piFold,
 			rows,
 			edges: {
+				piCompactingFirst: compacting.first,
+				piCompactingLast: compacting.last,
 				piFirst: alone.first,
 				piLast: alone.last,
 				first: own.first,
@@ -195,7 +231,16 @@ export async function measure(args: RequestLatencyArgs): Promise<RequestLatencyR
 				hooksLast: hooks.last,
 			},
 			targets: [
-				target("pi-fold's last steps ÷ Pi alone's last steps", own.last / alone.last, TARGET_VS_PI),
+				target(
+					"pi-fold's last steps ÷ Pi alone's last steps (its compaction on, as users run it)",
+					own.last / compacting.last,
+					TARGET_VS_PI,
+				),
+				target(
+					"pi-fold's last steps ÷ Pi alone's last steps (its compaction off: the same history)",
+					own.last / alone.last,
+					TARGET_VS_PI,
+				),
 				target("pi-fold's last steps ÷ its own first steps", own.last / own.first, TARGET_VS_FIRST),
 			],
 			profile,
@@ -212,24 +257,33 @@ const count = (value: number) => value.toLocaleString("en-US");
 
 /** The printed report. */
 export function report(result: RequestLatencyResult): string {
-	const { args, pi, piFold, edges } = result;
+	const { args, piCompacting, pi, piFold, edges } = result;
+	const armLine = (name: string, arm: ArmRun, extra: string) =>
+		`${name}: ${count(arm.steps.length + 1)} requests in ${arm.seconds.toFixed(1)} s (${arm.cpuSeconds.toFixed(1)} s of CPU), ${count(arm.lastMessages)} messages in the last, ${extra}.`;
 	const lines = [
 		`Request latency: one session of small ranged reads (${count(args.window)}-token window, faux provider), Pi alone and with pi-fold.`,
-		`Pi alone: ${count(pi.steps.length + 1)} requests in ${pi.seconds.toFixed(1)} s (${pi.cpuSeconds.toFixed(1)} s of CPU), ${count(pi.lastMessages)} messages in the last.`,
-		`pi-fold: ${count(piFold.steps.length + 1)} requests in ${piFold.seconds.toFixed(1)} s (${piFold.cpuSeconds.toFixed(1)} s of CPU), ${count(piFold.lastMessages)} messages in the last, ${count(piFold.contextEdits)} context edits.`,
+		armLine("Pi alone, its compaction on", piCompacting, `${count(piCompacting.compactions)} compactions`),
+		armLine("Pi alone, its compaction off", pi, "no compaction"),
+		armLine(
+			"With pi-fold, Pi's compaction on",
+			piFold,
+			`${count(piFold.contextEdits)} context edits, ${count(piFold.compactions)} compactions`,
+		),
 		"",
 		`Time per request (median of the ${STEPS_NEAR} steps before it):`,
-		"| requests | Pi alone | with pi-fold | added by pi-fold | ratio | pi-fold's own hooks |",
-		"| ---: | ---: | ---: | ---: | ---: | ---: |",
+		"| requests | Pi alone, compaction on | Pi alone, compaction off | with pi-fold | added by pi-fold | ratio | pi-fold's own hooks |",
+		"| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
 		...result.rows.map(
 			(r) =>
-				`| ${count(r.requests)} | ${ms(r.piMs)} | ${ms(r.piFoldMs)} | ${ms(r.addedMs)} | ${(r.piFoldMs / r.piMs).toFixed(2)}x | ${ms(r.hooksMs)} |`,
+				`| ${count(r.requests)} | ${ms(r.piCompactingMs)} | ${ms(r.piMs)} | ${ms(r.piFoldMs)} | ${ms(r.addedMs)} | ${(r.piFoldMs / r.piCompactingMs).toFixed(2)}x | ${ms(r.hooksMs)} |`,
 		),
+		'"Added by pi-fold" and the ratio are against Pi alone with its compaction on.',
 		"",
 		`Median step over the first and the last ${count(args.edge)} of ${count(args.length)} requests:`,
 		`| arm | first ${count(args.edge)} | last ${count(args.edge)} |`,
 		"| --- | ---: | ---: |",
-		`| Pi alone | ${ms(edges.piFirst)} | ${ms(edges.piLast)} |`,
+		`| Pi alone, compaction on | ${ms(edges.piCompactingFirst)} | ${ms(edges.piCompactingLast)} |`,
+		`| Pi alone, compaction off | ${ms(edges.piFirst)} | ${ms(edges.piLast)} |`,
 		`| with pi-fold | ${ms(edges.first)} | ${ms(edges.last)} |`,
 		`| of which pi-fold's own hooks | ${ms(edges.hooksFirst)} | ${ms(edges.hooksLast)} |`,
 		"",
@@ -277,7 +331,7 @@ async function main(): Promise<void> {
 /** The result without the per-step arrays (thousands of numbers), for --json. */
 function omitSteps(result: RequestLatencyResult) {
 	const arm = ({ steps, hooks: _hooks, ...rest }: ArmRun) => ({ ...rest, requests: steps.length + 1 });
-	return { ...result, pi: arm(result.pi), piFold: arm(result.piFold) };
+	return { ...result, piCompacting: arm(result.piCompacting), pi: arm(result.pi), piFold: arm(result.piFold) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
