@@ -11,6 +11,7 @@ import type { ExtensionAPI, ExtensionContext, SessionBoundaryDraft } from "@eare
 import type { BoundaryDraft, BoundaryKind } from "../runtime/index.ts";
 import { guard } from "./hooks.ts";
 import type { PiFold } from "./host.ts";
+import { type BoundaryAudit, registerTurnEndForecast } from "./turn-end-forecast.ts";
 
 /** What runs after the commit at a boundary, with the boundary's drafts (earlier handlers' and ours). */
 export type BoundaryFollower = (entries: readonly SessionBoundaryDraft[], ctx: ExtensionContext) => void;
@@ -38,8 +39,17 @@ function follow(
 	}
 }
 
-/** Registers pi-fold's one `turn_end` and one `agent_before_settle` handler; `followers` run after the commit. */
-export function registerBoundary(pi: ExtensionAPI, fold: PiFold, followers: readonly BoundaryFollower[]): void {
+/**
+ * Registers pi-fold's one `turn_end` handler (only for a turn whose boundary may commit:
+ * turn-end-forecast.ts; always, with `audit`) and one `agent_before_settle` handler; `followers` run
+ * after the commit, and at a boundary skipped because it could not commit.
+ */
+export function registerBoundary(
+	pi: ExtensionAPI,
+	fold: PiFold,
+	followers: readonly BoundaryFollower[],
+	audit?: BoundaryAudit,
+): void {
 	const { runtime } = fold;
 	const boundary = async (
 		event: { entries: SessionBoundaryDraft[]; context?: { llmMessages?: unknown[] } },
@@ -55,7 +65,28 @@ export function registerBoundary(pi: ExtensionAPI, fold: PiFold, followers: read
 		follow(followers, entries, ctx);
 		return drafts ? { entries } : undefined;
 	};
+	let forecastOf: () => boolean | null = () => null;
 	// An aborted turn commits nothing; its followers still run (the footer).
-	pi.on("turn_end", (e, ctx) => boundary(e, ctx, "turn_end", e.outcome === "aborted" ? null : "turn_end"));
+	const turnEnd = async (e: Parameters<typeof boundary>[0] & { outcome?: string }, ctx: ExtensionContext) => {
+		const records = () => (audit ? fold.host(ctx).branchRecords().length : 0);
+		const before = records();
+		const result = await boundary(e, ctx, "turn_end", e.outcome === "aborted" ? null : "turn_end");
+		audit?.({ forecast: forecastOf(), committed: result !== undefined || records() !== before });
+		return result;
+	};
+	let off: (() => void) | null = null;
+	const arm = (may: boolean, ctx: ExtensionContext) => {
+		if (may || audit) {
+			off ??= pi.on("turn_end", turnEnd);
+			return;
+		}
+		if (!off) return;
+		off();
+		off = null;
+		// The boundary skipped: its followers still run (nothing was drafted).
+		follow(followers, [], ctx);
+	};
+	off = pi.on("turn_end", turnEnd);
+	forecastOf = registerTurnEndForecast(pi, fold, arm);
 	pi.on("agent_before_settle", (e, ctx) => boundary(e, ctx, "agent_before_settle", "settle"));
 }

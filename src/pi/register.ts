@@ -22,6 +22,7 @@ import { notifierFor } from "./notify.ts";
 import { containCallbacks, OptionReporter, registerToolChecked, registerWindowCheck } from "./option-checks.ts";
 import { PiFoldSettings } from "./settings-loader.ts";
 import { registerTool } from "./tool.ts";
+import type { BoundaryAudit } from "./turn-end-forecast.ts";
 
 export interface RegisterExtras {
 	/** Test seam: build the fold store for a directory (default: src/store's FoldStore). */
@@ -30,6 +31,11 @@ export interface RegisterExtras {
 	readonly summaryTimeoutMs?: number;
 	/** Where the global settings file lives (default: Pi's agent directory, `getAgentDir()`). */
 	readonly agentDir?: string;
+	/**
+	 * Test seam: keeps the `turn_end` handler registered at every boundary and reports, for each
+	 * turn, the forecast made for its boundary beside whether it committed (turn-end-forecast.ts).
+	 */
+	readonly boundaryAudit?: BoundaryAudit;
 }
 
 /**
@@ -66,6 +72,6 @@ export function registerPiFold(pi: ExtensionAPI, options?: PiFoldOptions, extras
 	const remember = registerIntegrations(pi, fold);
 	const notice = registerNotices(pi, fold);
 	// One handler per boundary event: the commit, then the integrations' and the notices' part.
-	registerBoundary(pi, fold, [remember, notice]);
+	registerBoundary(pi, fold, [remember, notice], extras.boundaryAudit);
 	return fold;
 }

@@ -13,6 +13,7 @@ import type { Actor } from "../state/index.ts";
 import type { HostFacts, MeterReading } from "./calibration.ts";
 import { shownTokens, windowTokens } from "./ladder-input.ts";
 import { briefContent, managedTargets } from "./managed.ts";
+import { registerMemo } from "./memo-slots.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** The estimated size of the next request and where the estimate came from. */
@@ -56,6 +57,12 @@ export interface BoundaryInput {
  * appended are raw, unmanaged and unedited, so what the state implies is the same.
  */
 let lastPending: { key: readonly unknown[]; from: number | null } | null = null;
+registerMemo(
+	() => lastPending,
+	(value) => {
+		lastPending = value as typeof lastPending;
+	},
+);
 
 /** Index of the first transcript entry whose edit in force differs from what the state implies, or null. */
 export function pendingEditFrom(snap: Snapshot, names: PlaceholderNames): number | null {

@@ -8,6 +8,7 @@
 
 import { extendsByAppending, type TranscriptEntry, type Unit } from "../transcript/index.ts";
 import { SHOWN_READ_TURNS } from "./constants.ts";
+import { registerMemo } from "./memo-slots.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** Context-tool actions that show the agent folded content. */
@@ -55,6 +56,12 @@ let lastKept: {
 	/** Units [0, settled) had at least SHOWN_READ_TURNS turns after them. */
 	settled: number;
 } | null = null;
+registerMemo(
+	() => lastKept,
+	(value) => {
+		lastKept = value as typeof lastKept;
+	},
+);
 
 /**
  * Per unit of `snap`, whether it is something the agent chose to see and still holds: inside an

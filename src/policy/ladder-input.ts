@@ -18,6 +18,7 @@ import {
 import { estimateTokens } from "../wasm/index.ts";
 import { keptRawRange, keptRawUnits } from "./kept-raw.ts";
 import type { LadderInput } from "./ladder.ts";
+import { registerMemo } from "./memo-slots.ts";
 import type { MarkView } from "./schedule.ts";
 import type { Snapshot } from "./snapshot.ts";
 
@@ -125,6 +126,12 @@ let lastShown: {
 	transcript: readonly TranscriptEntry[];
 	total: number;
 } | null = null;
+registerMemo(
+	() => lastShown,
+	(value) => {
+		lastShown = value as typeof lastShown;
+	},
+);
 
 /** Estimated tokens of the transcript as the edits in force show it (before any pending decision lands). */
 export function shownTokens(snap: Snapshot): number {
@@ -149,6 +156,12 @@ let lastWindow: {
 	perEntry: number[];
 	prefix: number[];
 } | null = null;
+registerMemo(
+	() => lastWindow,
+	(value) => {
+		lastWindow = value as typeof lastWindow;
+	},
+);
 
 export function windowTokens(snap: Snapshot): WindowTokens {
 	const { transcript } = snap.view;

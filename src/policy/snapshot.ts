@@ -22,6 +22,7 @@ import {
 	type Unit,
 } from "../transcript/index.ts";
 import type { ServingBudget } from "./budget.ts";
+import { registerMemo } from "./memo-slots.ts";
 
 /** The active branch as plain data (a host adapter reads it; see src/pi/branch.ts). */
 export interface BranchView {
@@ -67,6 +68,12 @@ export interface Snapshot {
 
 /** The units of the last transcript split, with the running turn's unit: a transcript that extends it splits only what is new. */
 let lastUnits: { transcript: readonly TranscriptEntry[]; units: Unit[]; running: number } | null = null;
+registerMemo(
+	() => lastUnits,
+	(value) => {
+		lastUnits = value as typeof lastUnits;
+	},
+);
 
 function unitsOf(transcript: readonly TranscriptEntry[]): { units: Unit[]; running: number } {
 	const last = lastUnits;
@@ -99,6 +106,12 @@ let lastPlaced: {
 	unplacedLeaves: ReadonlySet<string>;
 	placed: PlacedFolds;
 } | null = null;
+registerMemo(
+	() => lastPlaced,
+	(value) => {
+		lastPlaced = value as typeof lastPlaced;
+	},
+);
 
 /**
  * The folds placed on `view`'s transcript. The same folds on a transcript that extends the last one
@@ -187,6 +200,12 @@ function placeAnew(view: BranchView, folds: readonly FoldRecord[], same: Lattice
 
 /** The last snapshot built, returned again for the same view, state, folds known and budget. */
 let lastSnapshot: Snapshot | null = null;
+registerMemo(
+	() => lastSnapshot,
+	(value) => {
+		lastSnapshot = value as typeof lastSnapshot;
+	},
+);
 
 function sameBudget(a: ServingBudget, b: ServingBudget): boolean {
 	return (

@@ -8,7 +8,7 @@
 
 import type { BranchView } from "../policy/index.ts";
 import type { LogRecord } from "../state/index.ts";
-import type { TranscriptEntry } from "../transcript/index.ts";
+import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
 import { BranchViewBuilder, type ContextItem, type EntryView } from "./branch-view-builder.ts";
 
 interface BranchViewInput {
@@ -54,4 +54,18 @@ export function originalEntry(view: BranchView, id: string): TranscriptEntry | u
 		originalsByView.set(view, index);
 	}
 	return index.get(id) ?? view.branchEntry?.(id);
+}
+
+/** The id a message the host has not appended yet goes by in a forecast's view (its index after the prefix). */
+export const PENDING_ENTRY_PREFIX = "(not yet appended) ";
+
+/**
+ * `view` with `pending` (messages the host holds and will append next, in order) at the end of its
+ * transcript, each under a stand-in id: what a forecast decides on (runtime.ts `forecast`). The view
+ * itself when nothing is pending.
+ */
+export function withPending(view: BranchView, pending: readonly TranscriptMessage[]): BranchView {
+	if (pending.length === 0) return view;
+	const added = pending.map((message, i) => ({ id: `${PENDING_ENTRY_PREFIX}${i}`, message }));
+	return { ...view, transcript: [...view.transcript, ...added] };
 }

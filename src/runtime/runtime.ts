@@ -14,9 +14,11 @@ import {
 	budgetFor,
 	buildSnapshot,
 	type Calibration,
+	type DecisionInput,
 	decideCommit,
 	type FenceVerdict,
 	inEstimatedTokens,
+	keepingMemos,
 	type Occupancy,
 	pricesAssumed,
 	type Snapshot,
@@ -25,6 +27,8 @@ import {
 import type { RequestObservation, Usage } from "../projection/index.ts";
 import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
 import { FoldStore, resolveStoreDir } from "../store/index.ts";
+import type { TranscriptMessage } from "../transcript/index.ts";
+import { withPending } from "./branch-view.ts";
 import { chainKeyFor, processChainKey } from "./chain-key.ts";
 import { type CommitOutcome, receiptType, runCommit } from "./commit/index.ts";
 import { commitDrafts } from "./commit-drafts.ts";
@@ -249,15 +253,10 @@ export class FoldRuntime {
 		});
 	}
 
-	/** One decision and its commit at a boundary (boundary). */
-	private async commitOnce(
-		host: Host,
-		store: SourceStore,
-		at: BoundaryKind,
-		nextRequest?: readonly unknown[],
-	): Promise<BoundaryDraft[] | undefined> {
-		const plan = decideCommit({
-			snap: this.snapshot(host),
+	/** What the decision core reads at a boundary `at` on `snap`, the next request's messages given. */
+	private decisionInput(host: Host, snap: Snapshot, at: BoundaryKind, nextRequest?: readonly unknown[]): DecisionInput {
+		return {
+			snap,
 			options: this.options,
 			meter: this.meter,
 			host: hostFacts(host),
@@ -265,7 +264,50 @@ export class FoldRuntime {
 			paused: this.pauseReason() !== null,
 			actors: this.actors,
 			at: BOUNDARY_NAMES[at],
+		};
+	}
+
+	/**
+	 * Whether the boundary about to come may commit, decided as `boundary` will decide it, before the
+	 * host has appended `pending` (the turn's last messages, still in hand) and without the host's
+	 * preview: `nextRequest` is the next request's messages, `pending` among them. A host that pays
+	 * for every boundary it handles (Pi previews the whole branch for each) asks this first and skips
+	 * a boundary that cannot commit; what that boundary would have noted is noted here. True when the
+	 * answer is not certain: a store failure the boundary would retry, a failed boundary it would
+	 * clear. The decision core's memos are left as they were, so the next boundary extends the real
+	 * branch.
+	 */
+	forecast(
+		host: Host,
+		at: BoundaryKind,
+		nextRequest: readonly unknown[],
+		pending: readonly TranscriptMessage[],
+	): Promise<boolean> {
+		return this.exclusive(async () => {
+			if (this.health.pauseReason() !== null || this.boundaryFailed !== null) return true;
+			this.sync(host);
+			// The decision on the branch as the host holds it first: the core's memos follow the real
+			// branch (what the next boundary extends), and the forecast extends them by `pending` only.
+			const real = this.snapshot(host);
+			decideCommit(this.decisionInput(host, real, at, nextRequest));
+			const plan = keepingMemos(() => {
+				const snap = buildSnapshot(withPending(real.view, pending), real.state, real.known, real.budget);
+				return decideCommit(this.decisionInput(host, snap, at, nextRequest));
+			});
+			const may = plan.commit !== null || plan.unmarks.length > 0 || plan.excerpts.folds.length > 0;
+			if (!may) this.telemetry.recordSchedule(plan.schedule);
+			return may;
 		});
+	}
+
+	/** One decision and its commit at a boundary (boundary). */
+	private async commitOnce(
+		host: Host,
+		store: SourceStore,
+		at: BoundaryKind,
+		nextRequest?: readonly unknown[],
+	): Promise<BoundaryDraft[] | undefined> {
+		const plan = decideCommit(this.decisionInput(host, this.snapshot(host), at, nextRequest));
 		const planned = await runCommit(plan, {
 			options: this.options,
 			store,

@@ -1,0 +1,195 @@
+// pi-fold handles `turn_end` only where its boundary may commit (src/pi turn-end-forecast.ts): the
+// forecast at the turn's last tool result must never say "nothing commits" of a boundary that
+// commits (returns drafts or appends a record), and skipping the boundaries it rules out must change
+// nothing the provider is sent. Each session is played twice on a real in-process Pi session (faux
+// provider): once with the audit seam (the handler kept at every boundary, each turn's forecast
+// reported beside what its boundary did), once as the package runs (the handler taken off where the
+// forecast rules the boundary out); the two send the same number of requests, of the same number of
+// messages, role for role (their text differs between any two plays of a session by the ids, times
+// and durations Pi stamps, and what those bytes move in a brief, so the text is not compared; in the
+// 32k shape two audited plays differ now and then in which spans a commit folds, a choice those few
+// bytes tip, so there only the requests and the commits are counted). The
+// sessions: the randomized sweep's generated shapes (cost, epoch and immediate scheduling, thinking,
+// parallel batches, a result past the tail's share, one larger than the window) and a scripted one
+// in which the agent folds, expands and searches through the tool.
+
+import { type AssistantMessage, fauxAssistantMessage } from "@earendil-works/pi-ai";
+import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import { afterAll, describe, expect, it } from "vitest";
+import type { BoundaryAuditEntry } from "../../src/pi/index.ts";
+import { contentText } from "../../src/transcript/index.ts";
+import { compactionOf, type Mode, messagesOf, modelOf, type Shape } from "../simulate/shapes.ts";
+import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
+import { callProbes, callTool, cleanupTempDirs, createHarness, type RecordedRequest, say } from "./harness.ts";
+
+afterAll(cleanupTempDirs);
+
+/** What one play of a session gave: the provider's requests (their shapes), the audit's entries, the commits. */
+interface Played {
+	readonly requests: string[];
+	readonly audit: BoundaryAuditEntry[];
+	readonly commits: number;
+}
+
+/** A request as its messages' roles, in order: a skipped boundary that should have committed changes it. */
+function requestShape(request: RecordedRequest): string {
+	return request.messages.map((m) => m.role).join(" ");
+}
+
+/** The read-only tool the shapes call, answering each call with its generated result. */
+function probeFor(results: ReadonlyMap<string, string>): ToolDefinition {
+	return {
+		name: "probe",
+		label: "Probe",
+		description: "Reads a file.",
+		parameters: Type.Object({ path: Type.String() }),
+		async execute(id) {
+			return { content: [{ type: "text", text: results.get(id) ?? `no result for ${id}` }], details: undefined };
+		},
+	};
+}
+
+/** Plays a generated shape: its prompts, each with the assistant replies the shape scripted. */
+async function playShape(shape: Shape, mode: Mode, audit: boolean): Promise<Played> {
+	const runs: { prompt: string; replies: AssistantMessage[] }[] = [];
+	const results = new Map<string, string>();
+	for (const { message } of messagesOf(shape, { read: "probe", write: "probe" })) {
+		if (message.role === "user") runs.push({ prompt: String(message.content), replies: [] });
+		else if (message.role === "toolResult") results.set(String(message.toolCallId), contentText(message.content));
+		else if (message.role === "assistant")
+			runs.at(-1)?.replies.push(
+				fauxAssistantMessage(message.content as AssistantMessage["content"], {
+					stopReason: message.stopReason as "stop",
+				}),
+			);
+	}
+	const entries: BoundaryAuditEntry[] = [];
+	const h = await createHarness({
+		...modelOf(shape),
+		probe: probeFor(results),
+		compaction: compactionOf(shape),
+		options: { foldScheduling: mode, readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
+		extras: audit ? { boundaryAudit: (entry) => entries.push(entry) } : {},
+	});
+	for (const run of runs) {
+		h.script([...run.replies]);
+		await h.run(run.prompt);
+	}
+	return played(h, entries);
+}
+
+function played(h: Awaited<ReturnType<typeof createHarness>>, audit: BoundaryAuditEntry[]): Played {
+	const commits = h.session.sessionManager
+		.getBranch()
+		.filter(
+			(e) =>
+				e.type === "custom" &&
+				e.customType === h.runtime.names.decisionEntryType &&
+				(e.data as { kind?: string }).kind === "commit",
+		).length;
+	return { requests: h.requests.map(requestShape), audit, commits };
+}
+
+/** Both plays agree, the forecast never ruled out a boundary that committed, and some were ruled out. */
+function expectSound(audited: Played, plain: Played, roles = true): void {
+	const missed = audited.audit.filter((e) => e.forecast === false && e.committed);
+	expect(missed).toEqual([]);
+	expect(audited.audit.filter((e) => e.forecast === false).length).toBeGreaterThan(0);
+	expect(audited.commits).toBeGreaterThan(0);
+	expect(plain.commits).toBe(audited.commits);
+	expect(plain.requests.length).toBe(audited.requests.length);
+	if (roles) expect(plain.requests).toEqual(audited.requests);
+}
+
+const base = {
+	maxTokens: 4_096,
+	systemChars: 0,
+	writeShare: 0,
+	sized: [],
+	huge: null,
+	human: [],
+	thinking: null,
+	compaction: { threshold: false, reserve: 0.2, keep: 0.1 },
+};
+
+const SHAPES: { name: string; mode: Mode; shape: Shape; roles?: false }[] = [
+	{
+		name: "cost, 16k, thinking and a result past the tail's share",
+		mode: "cost",
+		shape: {
+			...base,
+			seed: 21,
+			window: 16_000,
+			prompts: 3,
+			turnsPerPrompt: 8,
+			maxBatch: 3,
+			stepShare: 0.07,
+			thinking: { chars: 300, share: 0.5 },
+			sized: [{ turn: 5, share: 0.4 }],
+		},
+	},
+	{
+		name: "cost, 32k, parallel batches, one read larger than the window, Pi's threshold compaction on",
+		mode: "cost",
+		shape: {
+			...base,
+			seed: 22,
+			window: 32_000,
+			prompts: 2,
+			turnsPerPrompt: 10,
+			maxBatch: 4,
+			stepShare: 0.06,
+			huge: 7,
+			compaction: { threshold: true, reserve: 0.2, keep: 0.1 },
+		},
+		roles: false,
+	},
+	{
+		name: "epoch, 24k",
+		mode: "epoch",
+		shape: { ...base, seed: 23, window: 24_000, prompts: 3, turnsPerPrompt: 7, maxBatch: 5, stepShare: 0.08 },
+	},
+	{
+		name: "immediate, 20k",
+		mode: "immediate",
+		shape: { ...base, seed: 24, window: 20_000, prompts: 2, turnsPerPrompt: 9, maxBatch: 2, stepShare: 0.06 },
+	},
+];
+
+describe("turn_end only where the boundary may commit", () => {
+	for (const { name, mode, shape, roles } of SHAPES)
+		it(`never rules out a boundary that commits, and changes no request: ${name}`, async () => {
+			const audited = await playShape(shape, mode, true);
+			const plain = await playShape(shape, mode, false);
+			expectSound(audited, plain, roles);
+		});
+
+	it("does the same where the agent folds, expands and searches through the tool", async () => {
+		const play = async (audit: boolean): Promise<Played> => {
+			const entries: BoundaryAuditEntry[] = [];
+			const h = await createHarness({
+				contextWindow: 16_000,
+				options: { foldScheduling: "cost", readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
+				extras: audit ? { boundaryAudit: (entry) => entries.push(entry) } : {},
+			});
+			const reads = Array.from({ length: 14 }, (_, i) => callProbes(`big${i}`));
+			h.script([
+				...reads.slice(0, 6),
+				callTool({ action: "fold", from: "call_big0", to: "call_big2", brief: "the first three reads" }),
+				...reads.slice(6, 10),
+				callTool({ action: "search", pattern: "big1" }),
+				...reads.slice(10),
+				say("done"),
+			]);
+			await h.run("Read them all.");
+			const ids = [...h.runtime.snapshot(h.host()).state.folds.keys()];
+			h.script([callTool({ action: "expand", id: ids[0] }), callProbes("big20"), callProbes("big21"), say("ok")]);
+			await h.run("Look at the first fold again.");
+			return played(h, entries);
+		};
+		const audited = await play(true);
+		const plain = await play(false);
+		expectSound(audited, plain);
+	});
+});
