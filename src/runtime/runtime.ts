@@ -286,6 +286,7 @@ export class FoldRuntime {
 		return this.exclusive(async () => {
 			if (this.health.pauseReason() !== null || this.boundaryFailed !== null) return true;
 			this.sync(host);
+			this.reportRefusals(host);
 			// The decision on the branch as the host holds it first: the core's memos follow the real
 			// branch (what the next boundary extends), and the forecast extends them by `pending` only.
 			const real = this.snapshot(host);
