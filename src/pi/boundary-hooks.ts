@@ -87,6 +87,14 @@ export function registerBoundary(
 		follow(followers, [], ctx);
 	};
 	off = pi.on("turn_end", turnEnd);
+	// A decision recorded after the forecast (the human's command while a tool runs) lands at this boundary.
+	runtime.onDecision(() => {
+		try {
+			off ??= pi.on("turn_end", turnEnd);
+		} catch {
+			// An extension API no longer active (the session went away) has no boundary to come.
+		}
+	});
 	forecastOf = registerTurnEndForecast(pi, fold, arm);
 	pi.on("agent_before_settle", (e, ctx) => boundary(e, ctx, "agent_before_settle", "settle"));
 }

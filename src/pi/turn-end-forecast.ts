@@ -7,8 +7,11 @@
 // forecasts the boundary (runtime.ts `forecast`: the same decision on the branch with that message
 // in hand, and the next request as Pi's projection gives it with that message after it); the
 // handler is taken off only when the forecast is that nothing commits, and put back at the next
-// reply. A reply without tool calls, a turn whose results do not all arrive, and any forecast that
-// fails keep the handler. The audit seam (tests) keeps the handler always and reports each turn's
+// reply, or as soon as a decision is recorded after the forecast (the human's command while a tool
+// runs: boundary-hooks.ts). A reply without tool calls, a turn whose results do not all arrive, and
+// any forecast that fails keep the handler. The forecast reads the result as pi-fold's own
+// `message_end` handler gets it: an extension registered after pi-fold that replaces the message
+// there is not seen. The audit seam (tests) keeps the handler always and reports each turn's
 // forecast beside what its boundary did.
 
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";

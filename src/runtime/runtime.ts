@@ -73,6 +73,8 @@ export class FoldRuntime {
 	private automaticHold: string | null = null;
 	/** Whether the fold store can be written (a failed write pauses automatic folding until a probe succeeds). */
 	private readonly health = new StoreHealth();
+	/** Told after each decision is recorded (onDecision), or null. */
+	private decided: (() => void) | null = null;
 	/** Why the last boundary failed, or null: native compaction is never held back on a failed commit. */
 	private boundaryFailed: string | null = null;
 
@@ -217,7 +219,17 @@ export class FoldRuntime {
 		host.appendRecord(record);
 		this.actors.add(body.actor);
 		this.sync(host);
+		this.decided?.();
 		return record;
+	}
+
+	/**
+	 * `listener` runs after each decision is recorded: a host that skips boundaries the forecast ruled
+	 * out (src/pi turn-end-forecast.ts) handles the next one again, so a decision recorded after the
+	 * forecast (the human's command while a tool runs) lands at that boundary.
+	 */
+	onDecision(listener: () => void): void {
+		this.decided = listener;
 	}
 
 	/**

@@ -18,6 +18,7 @@ import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { afterAll, describe, expect, it } from "vitest";
 import type { BoundaryAuditEntry } from "../../src/pi/index.ts";
+import { runFoldCommand } from "../../src/runtime/index.ts";
 import { contentText } from "../../src/transcript/index.ts";
 import { compactionOf, type Mode, messagesOf, modelOf, type Shape } from "../simulate/shapes.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
@@ -191,5 +192,25 @@ describe("turn_end only where the boundary may commit", () => {
 		const audited = await play(true);
 		const plain = await play(false);
 		expectSound(audited, plain);
+	});
+
+	it("handles the boundary again when a decision is recorded after the forecast (the human's command while a tool runs)", async () => {
+		let late: (() => Promise<unknown>) | null = null;
+		const h = await createHarness({
+			contextWindow: 16_000,
+			options: { foldScheduling: "immediate", readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
+			// After pi-fold's own message_end handlers, so after the forecast of the turn.
+			setup: (api) =>
+				api.on("message_end", async (event) => {
+					const m = event.message as { role?: string; toolCallId?: string };
+					if (m.role === "toolResult" && m.toolCallId === "call_x6") await late?.();
+				}),
+		});
+		late = () => runFoldCommand(h.runtime, h.host(), "fold call_x0 call_x0 the first read, folded by the human");
+		h.script([...Array.from({ length: 8 }, (_, i) => callProbes(`x${i}`)), say("done")]);
+		await h.run("Read eight.");
+		// Request 7 follows x6's boundary: the human's fold landed there, not one turn later.
+		const shown = h.requests.map((r) => JSON.stringify(r.messages).includes("folded by the human"));
+		expect(shown.indexOf(true)).toBe(7);
 	});
 });
