@@ -13,84 +13,15 @@
 // parallel batches, a result past the tail's share, one larger than the window) and a scripted one
 // in which the agent folds, expands and searches through the tool.
 
-import { type AssistantMessage, fauxAssistantMessage } from "@earendil-works/pi-ai";
-import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
 import { afterAll, describe, expect, it } from "vitest";
 import type { BoundaryAuditEntry } from "../../src/pi/index.ts";
 import { runFoldCommand } from "../../src/runtime/index.ts";
-import { contentText } from "../../src/transcript/index.ts";
-import { compactionOf, type Mode, messagesOf, modelOf, type Shape } from "../simulate/shapes.ts";
+import type { Mode, Shape } from "../simulate/shapes.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
-import { callProbes, callTool, cleanupTempDirs, createHarness, type RecordedRequest, say } from "./harness.ts";
+import { type Played, played, playShape } from "./forecast-play.ts";
+import { callProbes, callTool, cleanupTempDirs, createHarness, say } from "./harness.ts";
 
 afterAll(cleanupTempDirs);
-
-/** What one play of a session gave: the provider's requests (their shapes), the audit's entries, the commits. */
-interface Played {
-	readonly requests: string[];
-	readonly audit: BoundaryAuditEntry[];
-	readonly commits: number;
-}
-
-/** A request as its messages' roles, in order: a skipped boundary that should have committed changes it. */
-function requestShape(request: RecordedRequest): string {
-	return request.messages.map((m) => m.role).join(" ");
-}
-
-/** The read-only tool the shapes call, answering each call with its generated result. */
-function probeFor(results: ReadonlyMap<string, string>): ToolDefinition {
-	return {
-		name: "probe",
-		label: "Probe",
-		description: "Reads a file.",
-		parameters: Type.Object({ path: Type.String() }),
-		async execute(id) {
-			return { content: [{ type: "text", text: results.get(id) ?? `no result for ${id}` }], details: undefined };
-		},
-	};
-}
-
-/** Plays a generated shape: its prompts, each with the assistant replies the shape scripted. */
-async function playShape(shape: Shape, mode: Mode, audit: boolean): Promise<Played> {
-	const runs: { prompt: string; replies: AssistantMessage[] }[] = [];
-	const results = new Map<string, string>();
-	for (const { message } of messagesOf(shape, { read: "probe", write: "probe" })) {
-		if (message.role === "user") runs.push({ prompt: String(message.content), replies: [] });
-		else if (message.role === "toolResult") results.set(String(message.toolCallId), contentText(message.content));
-		else if (message.role === "assistant")
-			runs.at(-1)?.replies.push(
-				fauxAssistantMessage(message.content as AssistantMessage["content"], {
-					stopReason: message.stopReason as "stop",
-				}),
-			);
-	}
-	const entries: BoundaryAuditEntry[] = [];
-	const h = await createHarness({
-		...modelOf(shape),
-		probe: probeFor(results),
-		compaction: compactionOf(shape),
-		options: { foldScheduling: mode, readOnlyTools: PROBE_READ_ONLY, summarizer: "deterministic" },
-		extras: audit ? { boundaryAudit: (entry) => entries.push(entry) } : {},
-	});
-	for (const run of runs) {
-		h.script([...run.replies]);
-		await h.run(run.prompt);
-	}
-	return played(h, entries);
-}
-
-function played(h: Awaited<ReturnType<typeof createHarness>>, audit: BoundaryAuditEntry[]): Played {
-	const commits = h.session.sessionManager
-		.getBranch()
-		.filter(
-			(e) =>
-				e.type === "custom" &&
-				e.customType === h.runtime.names.decisionEntryType &&
-				(e.data as { kind?: string }).kind === "commit",
-		).length;
-	return { requests: h.requests.map(requestShape), audit, commits };
-}
 
 /** Both plays agree, the forecast never ruled out a boundary that committed, and some were ruled out. */
 function expectSound(audited: Played, plain: Played, roles = true): void {
