@@ -1,5 +1,7 @@
-// The common layer: tiny helpers every other layer may use (no imports of its own). Pure.
+// The common layer: tiny helpers every other layer may use (no imports of its own), and the registry
+// of the memos a forecast keeps (memo-slots.ts). Pure.
 export { errorMessage } from "./errors.ts";
+export { keepingMemos, memoCount, registerMemo, undoWhenKept } from "./memo-slots.ts";
 export {
 	codePointLength,
 	escapeUnsafe,

@@ -5,6 +5,8 @@
 // extension from the same length (another transcript that shares the prefix) copies the prefix
 // first, so no lattice ever sees an id that was not in its transcript. Pure in-memory.
 
+import { undoWhenKept } from "../common/index.ts";
+
 /** The ids of a Map shared by lattices, as many as one lattice's transcript holds. */
 export class Positions implements ReadonlyMap<string, number> {
 	/** The map, and the length of the transcript it holds the ids of. */
@@ -46,6 +48,15 @@ export class Positions implements ReadonlyMap<string, number> {
 			shared.map.set(id, this.limit + i);
 		});
 		shared.length = this.limit + more.length;
+		// A forecast's extension (src/common memo-slots.ts) is taken back when it ends, so the real
+		// transcript that follows extends this map in place instead of copying it.
+		const grown = shared;
+		const from = this.limit;
+		undoWhenKept(() => {
+			if (grown.length !== from + more.length) return;
+			for (const id of more) grown.map.delete(id);
+			grown.length = from;
+		});
 		return new Positions(shared, this.limit + more.length, this.count + more.length);
 	}
 

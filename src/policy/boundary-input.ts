@@ -6,6 +6,7 @@
 // the edits in force (the runtime's edit plan reads the verified sources once, when it carries the
 // plan out). Pure over the snapshot.
 
+import { registerMemo } from "../common/memo-slots.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import type { ResolvedOptions } from "../options/index.ts";
 import { editsToCommit, impliedEdits, type PlaceholderNames, renderPlaceholder } from "../projection/index.ts";
@@ -13,7 +14,6 @@ import type { Actor } from "../state/index.ts";
 import type { HostFacts, MeterReading } from "./calibration.ts";
 import { shownTokens, windowTokens } from "./ladder-input.ts";
 import { briefContent, managedTargets } from "./managed.ts";
-import { registerMemo } from "./memo-slots.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** The estimated size of the next request and where the estimate came from. */

@@ -66,7 +66,6 @@ export {
 } from "./ladder-input.ts";
 export { type LadderFold, type LadderPlan, ladderPlan } from "./ladder-plan.ts";
 export { briefContent, managedTargets } from "./managed.ts";
-export { keepingMemos, memoCount } from "./memo-slots.ts";
 export {
 	BATCH_EXCERPT_MIN_TOKENS,
 	BATCH_EXCERPT_TOKENS_ESTIMATE,

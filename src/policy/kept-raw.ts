@@ -6,9 +6,9 @@
 // first, before the rescue folds the work in hand), and it says so by name. Pure over the snapshot
 // (it keeps its last answer, and on a transcript that grew by appending reads only the newest units).
 
+import { registerMemo } from "../common/memo-slots.ts";
 import { extendsByAppending, type TranscriptEntry, type Unit } from "../transcript/index.ts";
 import { SHOWN_READ_TURNS } from "./constants.ts";
-import { registerMemo } from "./memo-slots.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** Context-tool actions that show the agent folded content. */

@@ -7,6 +7,7 @@
 // Wasm estimator.
 
 import { nameIndexRoom, nameIndexSizeBound } from "../briefs/index.ts";
+import { registerMemo } from "../common/memo-slots.ts";
 import {
 	extendsByAppending,
 	isReadOnlyBatch,
@@ -18,7 +19,6 @@ import {
 import { estimateTokens } from "../wasm/index.ts";
 import { keptRawRange, keptRawUnits } from "./kept-raw.ts";
 import type { LadderInput } from "./ladder.ts";
-import { registerMemo } from "./memo-slots.ts";
 import type { MarkView } from "./schedule.ts";
 import type { Snapshot } from "./snapshot.ts";
 

@@ -8,6 +8,7 @@
 // and folds added after the placed ones are placed beside them (a commit).
 
 import { errorMessage } from "../common/index.ts";
+import { registerMemo } from "../common/memo-slots.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { Lattice, LatticeError } from "../lattice/index.ts";
 import type { Replacement } from "../projection/index.ts";
@@ -22,7 +23,6 @@ import {
 	type Unit,
 } from "../transcript/index.ts";
 import type { ServingBudget } from "./budget.ts";
-import { registerMemo } from "./memo-slots.ts";
 
 /** The active branch as plain data (a host adapter reads it; see src/pi/branch.ts). */
 export interface BranchView {

@@ -7,7 +7,7 @@
 // drafts return (edits, the chained commit record, the bounded receipt). Writes only through the
 // host and the fold store.
 
-import { errorMessage, nounFor } from "../common/index.ts";
+import { errorMessage, keepingMemos, nounFor } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { derivedNames, type ResolvedOptions } from "../options/index.ts";
 import {
@@ -18,7 +18,6 @@ import {
 	decideCommit,
 	type FenceVerdict,
 	inEstimatedTokens,
-	keepingMemos,
 	type Occupancy,
 	pricesAssumed,
 	type Snapshot,

@@ -4,13 +4,13 @@
 // host appended its own entry is built from it by appending, the same as a snapshot built anew.
 
 import { describe, expect, it } from "vitest";
+import { keepingMemos, memoCount } from "../../src/common/index.ts";
+import { Positions } from "../../src/lattice/positions.ts";
 import { resolveOptions } from "../../src/options/index.ts";
 import {
 	type BranchView,
 	budgetFor,
 	buildSnapshot,
-	keepingMemos,
-	memoCount,
 	pendingEditFrom,
 	type Snapshot,
 	shownTokens,
@@ -69,5 +69,23 @@ describe("a forecast between two snapshots", () => {
 		expect(grown).toEqual(anew);
 		expect(forecast.units).toEqual(grown.units);
 		expect(forecast.tokens).toEqual(grown.tokens);
+	});
+});
+
+describe("a lattice's positions extended inside a forecast", () => {
+	it("are taken back when it ends: the real transcript after it extends the same map, not a copy", () => {
+		const base = Positions.of(["a", "b", "c"]);
+		const shared = (p: Positions) => (p as unknown as { shared: { map: Map<string, number> } }).shared.map;
+		const seen = keepingMemos(() => base.extended(["(not yet appended) 0"])?.get("(not yet appended) 0"));
+		expect(seen).toBe(3);
+		const real = base.extended(["d"]) as Positions;
+		expect(real.get("d")).toBe(3);
+		expect(real.has("(not yet appended) 0")).toBe(false);
+		expect(shared(real)).toBe(shared(base));
+		// Outside a forecast nothing is taken back: a second extension from the same length copies.
+		const other = base.extended(["e"]) as Positions;
+		expect(shared(other)).not.toBe(shared(base));
+		expect([...other.keys()]).toEqual(["a", "b", "c", "e"]);
+		expect(real.get("d")).toBe(3);
 	});
 });
