@@ -5,9 +5,10 @@
 // temp folder's: none); without it the session is Pi alone. Pi's native compaction is off unless
 // `compaction` is set: then Pi's default thresholds apply and the faux provider answers each summary
 // request with a short fixed summary (the faux provider has no window of its own, so with compaction
-// off Pi alone's history simply grows). The time of each provider request is taken where the faux provider is asked
-// for its response; pi-fold's hooks and tool are timed through fold-latency-session.ts's timing
-// proxy of the ExtensionAPI (no handler of its own). Nothing in Pi is mocked.
+// off Pi alone's history simply grows); pi-fold's brief requests are answered the same way, outside
+// the agent's steps. The time of each of the agent's requests is taken where the faux provider is
+// asked for its response; pi-fold's hooks and tool are timed through fold-latency-session.ts's
+// timing proxy of the ExtensionAPI (no handler of its own). Nothing in Pi is mocked.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,11 +21,14 @@ import {
 } from "@earendil-works/pi-coding-agent";
 import { registerPiFold } from "../src/pi/index.ts";
 import { offlineRuntime, type Span, timedApi } from "./fold-latency-session.ts";
+import { isBriefRequest } from "./session/brief-writer.ts";
 import { isSummaryRequest } from "./session/compaction-summarizer.ts";
 
 /** What the faux provider answers Pi's compaction with (Pi appends its file lists). */
 const COMPACTION_SUMMARY =
 	"## Goal\nRead the notes file range by range.\n\n## Progress\n### Done\n- [x] Earlier ranges read.\n\n## Next Steps\n1. Read the next range.";
+/** What the faux provider answers pi-fold's brief requests with. */
+const FOLD_BRIEF = "Ranged reads of notes.txt: numbered lines of prose, nothing decided.";
 /** Lines in the file the session reads from. */
 const FILE_LINES = 4_000;
 /** Lines one ranged read returns. */
@@ -40,6 +44,8 @@ export interface SessionRun {
 	readonly contextEdits: number;
 	/** Pi's compactions on the branch at the end. */
 	readonly compactions: number;
+	/** Requests answered outside the agent's steps: Pi's summary requests and pi-fold's brief requests. */
+	readonly sideRequests: number;
 	/** Requests each pi-fold commit record came before (the index of the next request; none for Pi alone). */
 	readonly commitsAt: readonly number[];
 	readonly errors: readonly string[];
@@ -131,13 +137,16 @@ export async function runSession(options: SessionOptions): Promise<SessionRun> {
 		if (event.type === "entry_appended" && entry?.type === "custom" && entry.data?.kind === "commit")
 			commitsAt.push(requestTimes.length);
 	});
-	// One step per request; a summary request (Pi's compaction) is answered and queues one more step,
-	// so the reads and the closing reply keep their count.
+	// One step per request of the agent's; a summary request (Pi's compaction) or a brief request
+	// (pi-fold's model-written brief) is answered and queues one more step, so the reads and the
+	// closing reply keep their count and a step is the gap between two of the agent's requests.
 	let reads = 0;
+	let sideRequests = 0;
 	const step: FauxResponseStep = (context) => {
-		if (isSummaryRequest(context.messages)) {
+		if (isSummaryRequest(context.messages) || isBriefRequest(context.messages)) {
+			sideRequests++;
 			faux.appendResponses([step]);
-			return fauxAssistantMessage(COMPACTION_SUMMARY);
+			return fauxAssistantMessage(isBriefRequest(context.messages) ? FOLD_BRIEF : COMPACTION_SUMMARY);
 		}
 		const i = reads++;
 		requestTimes.push(performance.now());
@@ -162,6 +171,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRun> {
 			lastMessages,
 			contextEdits,
 			compactions,
+			sideRequests,
 			commitsAt,
 			errors,
 			spans,

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { edgesOf, measure, report, stepAt } from "../../bench/request-latency.ts";
 import { runSession } from "../../bench/request-latency-session.ts";
+import { isBriefRequest } from "../../bench/session/brief-writer.ts";
 
 describe("the request-latency benchmark", () => {
 	it("runs the three arms at a tiny size and prints its rows, targets and profile", async () => {
@@ -62,6 +63,33 @@ describe("the request-latency benchmark", () => {
 			expect(on.compactions).toBeGreaterThan(0);
 			expect(on.lastMessages).toBeLessThan(off.lastMessages);
 			expect(off.compactions).toBe(0);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
+	});
+
+	it("keeps pi-fold's brief requests out of the agent's steps: every read made, the last request the agent's", async () => {
+		const root = mkdtempSync(join(tmpdir(), "pi-fold-latency-briefs-"));
+		try {
+			let last: readonly { role: string; toolCallId?: string }[] = [];
+			let briefsSeen = 0;
+			const run = await runSession({
+				requests: 300,
+				window: 65_536,
+				piFold: true,
+				compaction: true,
+				root,
+				onRequest: (_i, context) => {
+					if (isBriefRequest(context.messages)) briefsSeen++;
+					last = context.messages as typeof last;
+				},
+			});
+			expect(run.errors).toEqual([]);
+			expect(run.contextEdits).toBeGreaterThan(0);
+			expect(run.sideRequests).toBeGreaterThan(0);
+			expect(briefsSeen).toBe(0);
+			expect(run.requestTimes).toHaveLength(300);
+			expect(last.filter((m) => m.role === "toolResult").at(-1)?.toolCallId).toBe("read_298");
 		} finally {
 			rmSync(root, { recursive: true, force: true });
 		}
