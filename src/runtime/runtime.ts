@@ -7,7 +7,7 @@
 // drafts return (edits, the chained commit record, the bounded receipt). Writes only through the
 // host and the fold store.
 
-import { errorMessage, keepingMemos, nounFor } from "../common/index.ts";
+import { errorMessage, nounFor } from "../common/index.ts";
 import type { FoldRecord } from "../lattice/index.ts";
 import { derivedNames, type ResolvedOptions } from "../options/index.ts";
 import {
@@ -27,13 +27,14 @@ import type { RequestObservation, Usage } from "../projection/index.ts";
 import { type Actor, type DecisionBody, DecisionLog, type DecisionRecord, type FoldState } from "../state/index.ts";
 import { FoldStore, resolveStoreDir } from "../store/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
-import { withPending } from "./branch-view.ts";
+import { forecastPlan, planActs } from "./boundary-forecast.ts";
 import { chainKeyFor, processChainKey } from "./chain-key.ts";
 import { type CommitOutcome, receiptType, runCommit } from "./commit/index.ts";
 import { commitDrafts } from "./commit-drafts.ts";
 import { compactionDecision } from "./compaction-decision.ts";
 import { hostFacts } from "./host-facts.ts";
 import { SessionMeter } from "./meter.ts";
+import { OnceNotices } from "./once-notices.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { RequestEstimator } from "./request-estimate.ts";
 import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
@@ -66,7 +67,7 @@ export class FoldRuntime {
 	private estimator = new RequestEstimator();
 	private meter = new SessionMeter();
 	private tail: Promise<unknown> = Promise.resolve();
-	private notified = new Set<string>();
+	private readonly notices = new OnceNotices();
 	private actors = new Set<Actor>();
 	/** Why the human paused automatic folding until this runtime loads again (expand-all), or null. */
 	private automaticHold: string | null = null;
@@ -198,17 +199,12 @@ export class FoldRuntime {
 
 	/** Tells the human once per refused record, out of band. */
 	reportRefusals(host: Pick<Host, "notify">): void {
-		const fresh = this.log.state.refusals.filter((r) => !this.notified.has(r.entryId));
-		if (fresh.length === 0) return;
-		for (const r of fresh) this.notified.add(r.entryId);
-		host.notify(this.pauseReason() ?? "", "warning");
+		this.notices.refusals(host, this.log.state.refusals, this.pauseReason() ?? "");
 	}
 
 	/** Tells the human `message` out of band, once per `key` this session. */
 	notifyOnce(host: Pick<Host, "notify">, key: string, message: string, level: "info" | "warning" | "error"): void {
-		if (this.notified.has(key)) return;
-		this.notified.add(key);
-		host.notify(message, level);
+		this.notices.once(host, key, message, level);
 	}
 
 	/** Chains `body` after the branch's last record and appends it (the lock held: `transaction`, `boundary`). */
@@ -222,11 +218,7 @@ export class FoldRuntime {
 		return record;
 	}
 
-	/**
-	 * `listener` runs after each decision is recorded: a host that skips boundaries the forecast ruled
-	 * out (src/pi turn-end-forecast.ts) handles the next one again, so a decision recorded after the
-	 * forecast (the human's command while a tool runs) lands at that boundary.
-	 */
+	/** `listener` runs after each decision is recorded (a host that skipped a boundary handles it again). */
 	onDecision(listener: () => void): void {
 		this.decided = listener;
 	}
@@ -279,14 +271,10 @@ export class FoldRuntime {
 	}
 
 	/**
-	 * Whether the boundary about to come may commit, decided as `boundary` will decide it, before the
-	 * host has appended `pending` (the turn's last messages, still in hand) and without the host's
-	 * preview: `nextRequest` is the next request's messages, `pending` among them. A host that pays
-	 * for every boundary it handles (Pi previews the whole branch for each) asks this first and skips
-	 * a boundary that cannot commit; what that boundary would have noted is noted here. True when the
-	 * answer is not certain: a store failure the boundary would retry, a failed boundary it would
-	 * clear. The decision core's memos are left as they were, so the next boundary extends the real
-	 * branch.
+	 * Whether the boundary about to come may commit, decided as `boundary` will decide it before the
+	 * host appends `pending` (boundary-forecast.ts); `nextRequest` is the next request's messages,
+	 * `pending` among them. What a skipped boundary would have noted is noted here. True when unsure:
+	 * a store failure the boundary would retry, a failed boundary it would clear.
 	 */
 	forecast(
 		host: Host,
@@ -298,17 +286,10 @@ export class FoldRuntime {
 			if (this.health.pauseReason() !== null || this.boundaryFailed !== null) return true;
 			this.sync(host);
 			this.reportRefusals(host);
-			// The decision on the branch as the host holds it first: the core's memos follow the real
-			// branch (what the next boundary extends), and the forecast extends them by `pending` only.
-			const real = this.snapshot(host);
-			decideCommit(this.decisionInput(host, real, at, nextRequest));
-			const plan = keepingMemos(() => {
-				const snap = buildSnapshot(withPending(real.view, pending), real.state, real.known, real.budget);
-				return decideCommit(this.decisionInput(host, snap, at, nextRequest));
-			});
-			const may = plan.commit !== null || plan.unmarks.length > 0 || plan.excerpts.folds.length > 0;
-			if (!may) this.telemetry.recordSchedule(plan.schedule);
-			return may;
+			const decide = (snap: Snapshot) => decideCommit(this.decisionInput(host, snap, at, nextRequest));
+			const plan = forecastPlan(this.snapshot(host), pending, decide);
+			if (!planActs(plan)) this.telemetry.recordSchedule(plan.schedule);
+			return planActs(plan);
 		});
 	}
 
@@ -329,7 +310,7 @@ export class FoldRuntime {
 			recordSchedule: (note) => this.telemetry.recordSchedule(note),
 			recordEvidence: (excerpt) => this.telemetry.recordEvidence(excerpt),
 			notifyOnce: (key, message, level) => this.notifyOnce(host, key, message, level),
-			reportCommitRefusals: (refused) => this.reportCommitRefusals(host, refused),
+			reportCommitRefusals: (refused) => this.notices.commitRefusals(host, this.telemetry, refused),
 		});
 		this.boundaryFailed = null;
 		return planned ? this.drafts(planned, this.pricesAssumed(host)) : undefined;
@@ -374,16 +355,6 @@ export class FoldRuntime {
 			telemetry: this.telemetry,
 			assumedPrices,
 		});
-	}
-
-	/** Reports refusals of a commit (named, once each) and keeps them for status. */
-	private reportCommitRefusals(
-		host: Pick<Host, "notify">,
-		refused: readonly { foldId: string; reason: string }[],
-	): void {
-		this.telemetry.recordCommitRefusals(refused);
-		for (const r of refused)
-			this.notifyOnce(host, `commit:${r.foldId}:${r.reason}`, `fold ${r.foldId} stays collapsed: ${r.reason}`, "error");
 	}
 
 	/**
