@@ -24,8 +24,8 @@ function requestShape(request: RecordedRequest): string {
 	return request.messages.map((m) => m.role).join(" ");
 }
 
-/** The read-only tool the shapes call, answering each call with its generated result. */
-function probeFor(results: ReadonlyMap<string, string>): ToolDefinition {
+/** The read-only tool the shapes call (`probe`), answering each call with its generated result. */
+export function probeFor(results: ReadonlyMap<string, string>): ToolDefinition {
 	return {
 		name: "probe",
 		label: "Probe",

@@ -9,15 +9,15 @@
 // compaction, found by the agent's search.
 
 import { type AssistantMessage, type Context, fauxAssistantMessage } from "@earendil-works/pi-ai";
-import { type SessionEntry, sessionEntryToContextMessages, type ToolDefinition } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
+import { type SessionEntry, sessionEntryToContextMessages } from "@earendil-works/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 import { commandWords, type HumanStep, type ReplayMessage } from "../../src/simulate/index.ts";
 import { contentText, type TranscriptMessage } from "../../src/transcript/index.ts";
 import { foldProblems, pairingProblems, WindowWatch } from "../helpers/invariants.ts";
-import { compactionOf, type Mode, messagesOf, modelOf, type Shape } from "../simulate/shapes.ts";
+import { compactionOf, type Mode, messagesOf, modelOf, PLAIN_SHAPE, type Shape } from "../simulate/shapes.ts";
 import { searchableProblems } from "../simulate/sweep-searchable.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
+import { probeFor } from "./forecast-play.ts";
 import { cleanupTempDirs, createHarness, type Harness } from "./harness.ts";
 
 afterAll(cleanupTempDirs);
@@ -43,19 +43,6 @@ function runsOf(messages: readonly ReplayMessage[]): { runs: Run[]; results: Map
 		}
 	}
 	return { runs, results };
-}
-
-/** The read-only tool the shapes call (`probe`), answering each call with its recorded result. */
-function probeFor(results: ReadonlyMap<string, string>): ToolDefinition {
-	return {
-		name: "probe",
-		label: "Probe",
-		description: "Reads a file.",
-		parameters: Type.Object({ path: Type.String() }),
-		async execute(id) {
-			return { content: [{ type: "text", text: results.get(id) ?? `no result for ${id}` }], details: undefined };
-		},
-	};
 }
 
 /** A compaction's summary request (Pi serializes the conversation into one user message). */
@@ -202,16 +189,7 @@ async function play(shape: Shape, mode: Mode): Promise<Played> {
 	};
 }
 
-const base = {
-	maxTokens: 4_096,
-	systemChars: 0,
-	writeShare: 0,
-	sized: [],
-	huge: null,
-	human: [],
-	thinking: null,
-	compaction: { threshold: false, reserve: 0.2, keep: 0.1 },
-};
+const base = PLAIN_SHAPE;
 
 describe("the randomized sweep on real Pi", () => {
 	it("cost: a result past the tail's share, thinking, commands, then a manual /compact with folds in force", async () => {

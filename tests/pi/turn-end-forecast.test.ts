@@ -16,7 +16,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { BoundaryAuditEntry } from "../../src/pi/index.ts";
 import { runFoldCommand } from "../../src/runtime/index.ts";
-import type { Mode, Shape } from "../simulate/shapes.ts";
+import { type Mode, PLAIN_SHAPE, type Shape } from "../simulate/shapes.ts";
 import { PROBE_READ_ONLY } from "./epoch-helpers.ts";
 import { type Played, played, playShape } from "./forecast-play.ts";
 import { callProbes, callTool, cleanupTempDirs, createHarness, say } from "./harness.ts";
@@ -34,16 +34,7 @@ function expectSound(audited: Played, plain: Played, roles = true): void {
 	if (roles) expect(plain.requests).toEqual(audited.requests);
 }
 
-const base = {
-	maxTokens: 4_096,
-	systemChars: 0,
-	writeShare: 0,
-	sized: [],
-	huge: null,
-	human: [],
-	thinking: null,
-	compaction: { threshold: false, reserve: 0.2, keep: 0.1 },
-};
+const base = PLAIN_SHAPE;
 
 const SHAPES: { name: string; mode: Mode; shape: Shape; roles?: false }[] = [
 	{

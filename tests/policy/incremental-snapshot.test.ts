@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 import { type FoldRecord, foldId, foldSource, Lattice } from "../../src/lattice/index.ts";
 import { resolveOptions } from "../../src/options/index.ts";
 import {
-	type BranchView,
 	budgetFor,
 	buildSnapshot,
 	pendingEditFrom,
@@ -18,6 +17,7 @@ import {
 } from "../../src/policy/index.ts";
 import { emptyState, type FoldState } from "../../src/state/index.ts";
 import { extendUnits, type TranscriptEntry, toUnits } from "../../src/transcript/index.ts";
+import { viewOf } from "../helpers/branch-view.ts";
 import { readBatch, reply, toolResult, toolUse, user } from "../helpers/entries.ts";
 
 const BUDGET = budgetFor({ contextWindow: 64_000, maxTokens: 4_000 }, undefined);
@@ -53,17 +53,6 @@ function fold(entries: readonly TranscriptEntry[], from: number, to: number): Fo
 		sourceBytes: foldSource(leaves).length,
 		brief: `brief ${from}-${to}`,
 		briefSource: "deterministic",
-	};
-}
-
-function viewOf(transcript: TranscriptEntry[], inForce: BranchView["inForce"]): BranchView {
-	return {
-		leafId: transcript.at(-1)?.id ?? null,
-		transcript,
-		records: [],
-		inForce,
-		managed: new Set(inForce.keys()),
-		foreign: new Set(),
 	};
 }
 

@@ -8,25 +8,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FoldRecord } from "../../src/lattice/index.ts";
 import { resolveOptions } from "../../src/options/index.ts";
-import { type BranchView, budgetFor, buildSnapshot, keptRawUnits } from "../../src/policy/index.ts";
+import { budgetFor, buildSnapshot, keptRawUnits } from "../../src/policy/index.ts";
 import { emptyState, type FoldState } from "../../src/state/index.ts";
 import type { TranscriptEntry } from "../../src/transcript/index.ts";
+import { viewOf } from "../helpers/branch-view.ts";
 import { readBatch, reply, toolResult, toolUse, user } from "../helpers/entries.ts";
 import { recordOver as fold } from "../helpers/fold-record.ts";
 
 const BUDGET = budgetFor({ contextWindow: 64_000, maxTokens: 4_000 }, undefined);
 const TOOL = resolveOptions({}).toolName;
-
-function viewOf(transcript: TranscriptEntry[]): BranchView {
-	return {
-		leafId: transcript.at(-1)?.id ?? null,
-		transcript,
-		records: [],
-		inForce: new Map(),
-		managed: new Set(),
-		foreign: new Set(),
-	};
-}
 
 /** A context-tool batch: one call per action (peek or search), each naming `target`. */
 function contextBatch(prefix: string, actions: readonly string[], target: string): TranscriptEntry[] {

@@ -8,7 +8,6 @@ import { keepingMemos, memoCount } from "../../src/common/index.ts";
 import { Positions } from "../../src/lattice/positions.ts";
 import { resolveOptions } from "../../src/options/index.ts";
 import {
-	type BranchView,
 	budgetFor,
 	buildSnapshot,
 	pendingEditFrom,
@@ -18,21 +17,11 @@ import {
 } from "../../src/policy/index.ts";
 import { emptyState } from "../../src/state/index.ts";
 import type { TranscriptEntry } from "../../src/transcript/index.ts";
+import { viewOf } from "../helpers/branch-view.ts";
 import { readBatch, reply, toolResult, toolUse, user } from "../helpers/entries.ts";
 
 const BUDGET = budgetFor({ contextWindow: 64_000, maxTokens: 4_000 }, undefined);
 const OPTIONS = resolveOptions({});
-
-function viewOf(transcript: readonly TranscriptEntry[]): BranchView {
-	return {
-		leafId: transcript.at(-1)?.id ?? null,
-		transcript,
-		records: [],
-		inForce: new Map(),
-		managed: new Set(),
-		foreign: new Set(),
-	};
-}
 
 function picture(snap: Snapshot) {
 	const tokens = windowTokens(snap);

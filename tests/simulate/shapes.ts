@@ -39,6 +39,18 @@ export interface Shape {
 	readonly compaction: { readonly threshold: boolean; readonly reserve: number; readonly keep: number };
 }
 
+/** The parts of a hand-written shape most tests leave plain: no system prompt, writes, sized or huge results, human steps, thinking, or Pi's threshold compaction. */
+export const PLAIN_SHAPE = {
+	maxTokens: 4_096,
+	systemChars: 0,
+	writeShare: 0,
+	sized: [],
+	huge: null,
+	human: [],
+	thinking: null,
+	compaction: { threshold: false, reserve: 0.2, keep: 0.1 },
+} as const satisfies Partial<Shape>;
+
 /** Windows log-uniform between 16k and 1M (unbiased: fast-check would favour the bounds). */
 const windowArb = fc
 	.noBias(fc.integer({ min: 0, max: 1_000 }))
