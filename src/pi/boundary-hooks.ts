@@ -8,7 +8,9 @@
 // (docs/runtime.md, "Large folds").
 
 import type { ExtensionAPI, ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
+import { requestMessageTokens } from "../policy/index.ts";
 import type { BoundaryDraft, BoundaryKind } from "../runtime/index.ts";
+import { projectionTokens } from "./branch.ts";
 import { guard } from "./hooks.ts";
 import type { PiFold } from "./host.ts";
 import { type BoundaryAudit, registerTurnEndForecast } from "./turn-end-forecast.ts";
@@ -71,7 +73,15 @@ export function registerBoundary(
 		const records = () => (audit ? fold.host(ctx).branchRecords().length : 0);
 		const before = records();
 		const result = await boundary(e, ctx, "turn_end", e.outcome === "aborted" ? null : "turn_end");
-		audit?.({ forecast: forecastOf(), committed: result !== undefined || records() !== before });
+		if (audit) {
+			const { names, receiptType } = runtime;
+			audit({
+				forecast: forecastOf(),
+				committed: result !== undefined || records() !== before,
+				previewTokens: requestMessageTokens(e.context?.llmMessages ?? []),
+				trackedTokens: projectionTokens(ctx.sessionManager, names.decisionEntryType, receiptType),
+			});
+		}
 		return result;
 	};
 	let off: (() => void) | null = null;

@@ -19,6 +19,7 @@ import type { BranchView } from "../policy/index.ts";
 import { BranchViewBuilder, type ContextItem } from "../runtime/index.ts";
 import type { LogRecord } from "../state/index.ts";
 import type { TranscriptEntry, TranscriptMessage } from "../transcript/index.ts";
+import { ProjectionTokens } from "./projection-tokens.ts";
 
 type ReadonlySessionManager = ExtensionContext["sessionManager"];
 
@@ -52,6 +53,8 @@ class BranchState {
 	/** The branch, root to leaf (only ever appended to; a changed branch gets a new state). */
 	readonly branch: SessionEntry[] = [];
 	readonly builder: BranchViewBuilder;
+	/** The estimated size of Pi's projection of the context fed so far (projection-tokens.ts). */
+	readonly projection = new ProjectionTokens();
 	/** Entries of the context fed to the builder so far. */
 	contextLength = 0;
 	compactions = 0;
@@ -82,6 +85,7 @@ class BranchState {
 		}));
 		this.contextLength += context.length;
 		this.builder.appendContext(items);
+		this.projection.append(context);
 	}
 
 	/** The view of the branch as read (the same object while nothing was appended). */
@@ -157,6 +161,11 @@ export function branchRecords(
 	receiptType?: string,
 ): readonly LogRecord[] {
 	return readBranch(sm, decisionType, receiptType).records;
+}
+
+/** The estimated tokens of the messages of Pi's projection of the active branch (projection-tokens.ts). */
+export function projectionTokens(sm: ReadonlySessionManager, decisionType: string, receiptType?: string): number {
+	return stateOf(sm, decisionType, receiptType).projection.total;
 }
 
 /** Native compactions on the active branch. */

@@ -5,7 +5,8 @@
 // only for a turn whose boundary may commit. At the `message_end` of the turn's last tool result
 // (Pi appends that message right after its `message_end` handlers, then ends the turn), the runtime
 // forecasts the boundary (runtime.ts `forecast`: the same decision on the branch with that message
-// in hand, and the next request as Pi's projection gives it with that message after it); the
+// in hand, and the next request's size as Pi's projection gives it, kept as entries are appended
+// (projection-tokens.ts), with that message after it); the
 // handler is taken off only when the forecast is that nothing commits, and put back at the next
 // reply, or as soon as a decision is recorded after the forecast (the human's command while a tool
 // runs: boundary-hooks.ts). A reply without tool calls, a turn whose results do not all arrive, and
@@ -16,16 +17,21 @@
 
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { convertToLlm } from "@earendil-works/pi-coding-agent";
+import { requestMessageTokens } from "../policy/index.ts";
 import type { TranscriptMessage } from "../transcript/index.ts";
+import { projectionTokens } from "./branch.ts";
 import type { PiFold } from "./host.ts";
 
 /**
- * One turn as the audit sees it: the forecast made for its boundary (null: none), and whether the
- * boundary did anything (drafts returned, or a record appended: an excerpt, an unmark).
+ * One turn as the audit sees it: the forecast made for its boundary (null: none), whether the
+ * boundary did anything (drafts returned, or a record appended: an excerpt, an unmark), and the
+ * estimated tokens of the boundary preview's messages beside those the forecast reads.
  */
 export interface BoundaryAuditEntry {
 	readonly forecast: boolean | null;
 	readonly committed: boolean;
+	readonly previewTokens: number;
+	readonly trackedTokens: number;
 }
 
 export type BoundaryAudit = (entry: BoundaryAuditEntry) => void;
@@ -63,10 +69,12 @@ export function registerTurnEndForecast(
 		if (!waiting.delete(message.toolCallId) || waiting.size > 0) return undefined;
 		waiting = null;
 		try {
-			const next = [
-				...convertToLlm(ctx.sessionManager.buildSessionProjection().messages),
-				...convertToLlm([event.message]),
-			];
+			// The preview's messages as the runtime counts them: Pi's projection of the branch (kept as
+			// entries are appended, projection-tokens.ts), and the result in hand after it.
+			const { runtime } = fold;
+			const next =
+				projectionTokens(ctx.sessionManager, runtime.names.decisionEntryType, runtime.receiptType) +
+				requestMessageTokens(convertToLlm([event.message]));
 			forecast = await fold.runtime.forecast(fold.host(ctx), "turn_end", next, [
 				event.message as unknown as TranscriptMessage,
 			]);

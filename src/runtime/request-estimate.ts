@@ -87,13 +87,19 @@ export class RequestEstimator {
 	}
 
 	/**
-	 * The estimated size of the next request: the boundary preview's messages and the system prompt
-	 * (the whole request the provider bills) when given, else the host's own estimate.
+	 * The estimated size of the next request: the boundary preview's messages (or their estimated
+	 * tokens, counted the same way) and the system prompt (the whole request the provider bills) when
+	 * given, else the host's own estimate.
 	 */
-	occupancy(systemPrompt: string, nextRequest: readonly unknown[] | undefined, hostTokens: number | null): Occupancy {
-		if (nextRequest) {
+	occupancy(
+		systemPrompt: string,
+		nextRequest: readonly unknown[] | number | undefined,
+		hostTokens: number | null,
+	): Occupancy {
+		if (nextRequest !== undefined) {
 			const systemTokens = this.systemTokensOf(systemPrompt);
-			const tokens = requestMessageTokens(nextRequest) + systemTokens;
+			const messages = typeof nextRequest === "number" ? nextRequest : requestMessageTokens(nextRequest);
+			const tokens = messages + systemTokens;
 			return { tokens, systemTokens, source: "pi-fold's estimate of the next request" };
 		}
 		return hostTokens === null

@@ -257,7 +257,12 @@ export class FoldRuntime {
 	}
 
 	/** What the decision core reads at a boundary `at` on `snap`, the next request's messages given. */
-	private decisionInput(host: Host, snap: Snapshot, at: BoundaryKind, nextRequest?: readonly unknown[]): DecisionInput {
+	private decisionInput(
+		host: Host,
+		snap: Snapshot,
+		at: BoundaryKind,
+		nextRequest?: readonly unknown[] | number,
+	): DecisionInput {
 		return {
 			snap,
 			options: this.options,
@@ -272,16 +277,11 @@ export class FoldRuntime {
 
 	/**
 	 * Whether the boundary about to come may commit, decided as `boundary` will decide it before the
-	 * host appends `pending` (boundary-forecast.ts); `nextRequest` is the next request's messages,
-	 * `pending` among them. What a skipped boundary would have noted is noted here. True when unsure:
+	 * host appends `pending` (boundary-forecast.ts); `nextRequest` is the estimated tokens of the next
+	 * request's messages (as the preview's are counted), `pending` among them. What a skipped boundary would have noted is noted here. True when unsure:
 	 * a store failure the boundary would retry, a failed boundary it would clear.
 	 */
-	forecast(
-		host: Host,
-		at: BoundaryKind,
-		nextRequest: readonly unknown[],
-		pending: readonly TranscriptMessage[],
-	): Promise<boolean> {
+	forecast(host: Host, at: BoundaryKind, nextRequest: number, pending: readonly TranscriptMessage[]): Promise<boolean> {
 		return this.exclusive(async () => {
 			if (this.health.pauseReason() !== null || this.boundaryFailed !== null) return true;
 			this.sync(host);
@@ -320,8 +320,12 @@ export class FoldRuntime {
 	 * The estimated size of the next request: the boundary preview's messages and the system prompt
 	 * (the whole request the provider bills) when given, else the host's own estimate.
 	 */
-	occupancy(host: Pick<Host, "contextTokens" | "systemPrompt">, nextRequest?: readonly unknown[]): Occupancy {
-		return this.estimator.occupancy(host.systemPrompt(), nextRequest, nextRequest ? null : host.contextTokens());
+	occupancy(host: Pick<Host, "contextTokens" | "systemPrompt">, nextRequest?: readonly unknown[] | number): Occupancy {
+		return this.estimator.occupancy(
+			host.systemPrompt(),
+			nextRequest,
+			nextRequest === undefined ? host.contextTokens() : null,
+		);
 	}
 
 	/** The window's estimated tokens now: the transcript as it shows, and the system prompt. */

@@ -3,7 +3,8 @@
 // batches, thinking, results past the fresh tail's share, now and then one larger than the window,
 // Pi's threshold compaction on or off), each scheduling mode, windows up to 64k (a real Pi session
 // per shape), played with the audit seam: no boundary the forecast ruled out ever did anything
-// (returned drafts or appended a record). The human's commands between runs are left out (their
+// (returned drafts or appended a record), and the size the forecast reads (Pi's projection, kept as
+// entries are appended) is that of the preview Pi built. The human's commands between runs are left out (their
 // own test is in turn-end-forecast.test.ts). Sixty real sessions, about ten seconds.
 
 import fc from "fast-check";
@@ -30,6 +31,7 @@ describe("the turn_end forecast on the randomized sweep's shapes", () => {
 						ruledOut += audit.filter((e) => e.forecast === false).length;
 						commits += audit.filter((e) => e.committed).length;
 						expect(audit.filter((e) => e.forecast === false && e.committed)).toEqual([]);
+						expect(audit.filter((e) => e.previewTokens !== e.trackedTokens)).toEqual([]);
 					},
 				),
 				{ numRuns: 20, seed: 4_242 + mode.length },

@@ -27,6 +27,8 @@ afterAll(cleanupTempDirs);
 function expectSound(audited: Played, plain: Played, roles = true): void {
 	const missed = audited.audit.filter((e) => e.forecast === false && e.committed);
 	expect(missed).toEqual([]);
+	// The size the forecast reads is the size of the preview Pi built, at every boundary.
+	expect(audited.audit.filter((e) => e.previewTokens !== e.trackedTokens)).toEqual([]);
 	expect(audited.audit.filter((e) => e.forecast === false).length).toBeGreaterThan(0);
 	expect(audited.commits).toBeGreaterThan(0);
 	expect(plain.commits).toBe(audited.commits);
