@@ -5,7 +5,9 @@
 // preview after EVERY handler of the event, re-applying every draft proposed so far, and each
 // `context_edit` it applies walks the whole branch (`SessionManager.appendContextEdit` checks the
 // target with `getBranch()`): each extra handler after a large fold cost as much as the commit itself
-// (docs/runtime.md, "Large folds").
+// (docs/runtime.md, "Large folds"). The `turn_end` handler is registered only for a turn whose
+// boundary may commit (turn-end-forecast.ts), and again as soon as a decision is recorded; the
+// followers of a boundary it skips run when it is skipped.
 
 import type { ExtensionAPI, ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { requestMessageTokens } from "../policy/index.ts";

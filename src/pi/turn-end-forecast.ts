@@ -1,19 +1,19 @@
 // Handling `turn_end` only where it may commit. Pi builds a preview of the whole branch for every
 // `turn_end` that has a handler (twice: before the handlers and after each, an in-memory copy of the
-// branch each time), then rebuilds its own context: on a long session that was most of each request's
-// time, and almost every boundary commits nothing. So pi-fold's `turn_end` handler is registered
-// only for a turn whose boundary may commit. At the `message_end` of the turn's last tool result
-// (Pi appends that message right after its `message_end` handlers, then ends the turn), the runtime
-// forecasts the boundary (runtime.ts `forecast`: the same decision on the branch with that message
-// in hand, and the next request's size as Pi's projection gives it, kept as entries are appended
-// (projection-tokens.ts), with that message after it); the
-// handler is taken off only when the forecast is that nothing commits, and put back at the next
-// reply, or as soon as a decision is recorded after the forecast (the human's command while a tool
-// runs: boundary-hooks.ts). A reply without tool calls, a turn whose results do not all arrive, and
-// any forecast that fails keep the handler. The forecast reads the result as pi-fold's own
-// `message_end` handler gets it: an extension registered after pi-fold that replaces the message
-// there is not seen. The audit seam (tests) keeps the handler always and reports each turn's
-// forecast beside what its boundary did.
+// branch each time), then rebuilds its own context: on a long session that was most of each
+// request's time, and almost every boundary commits nothing. So pi-fold's `turn_end` handler is
+// registered only for a turn whose boundary may commit. At the `message_end` of the turn's last tool
+// result (Pi appends that message right after its `message_end` handlers, then ends the turn), the
+// runtime forecasts the boundary (runtime.ts `forecast`: the same decision on the branch with that
+// message in hand, and the next request's size as the preview will hold it: Pi's projection, kept
+// as entries are appended by projection-tokens.ts, with that message after it). The handler is
+// taken off only when the forecast is that nothing commits, and put back at the next reply, or as
+// soon as a decision is recorded after the forecast (the human's command while a tool runs:
+// boundary-hooks.ts). A reply without tool calls, a turn whose results do not all arrive, and any
+// forecast that fails keep the handler. The forecast reads the result as pi-fold's own `message_end`
+// handler gets it: an extension registered after pi-fold that replaces the message there is not
+// seen. The audit seam (tests) keeps the handler always and reports each turn's forecast beside what
+// its boundary did.
 
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { convertToLlm } from "@earendil-works/pi-coding-agent";
@@ -82,7 +82,6 @@ export function registerTurnEndForecast(
 			// A forecast that fails forecasts nothing: the boundary runs as it always did.
 			forecast = true;
 		}
-
 		arm(forecast, ctx);
 		return undefined;
 	});
