@@ -278,8 +278,9 @@ export class FoldRuntime {
 	/**
 	 * Whether the boundary about to come may commit, decided as `boundary` will decide it before the
 	 * host appends `pending` (boundary-forecast.ts); `nextRequest` is the estimated tokens of the next
-	 * request's messages (as the preview's are counted), `pending` among them. What a skipped boundary would have noted is noted here. True when unsure:
-	 * a store failure the boundary would retry, a failed boundary it would clear.
+	 * request's messages (as the preview's are counted), `pending` among them. What a skipped
+	 * boundary would have noted is noted here. True when unsure: a store failure the boundary would
+	 * retry, a failed boundary it would clear.
 	 */
 	forecast(host: Host, at: BoundaryKind, nextRequest: number, pending: readonly TranscriptMessage[]): Promise<boolean> {
 		return this.exclusive(async () => {
