@@ -3,14 +3,17 @@
 // window, the faux provider; bench/request-latency-session.ts) runs three times in the same process:
 // Pi alone as users run it (its native compaction on, Pi's default thresholds), Pi alone with its
 // compaction off (the same history as pi-fold's, none of it summarized), then with pi-fold
-// registered (Pi's compaction on, as users run it; pi-fold cancels it when its own commit fits). A step is the gap between two provider requests (Pi's work,
-// the tool, and every hook). Reported: the median step near each session length asked for (the
-// steps ending within the last STEPS_NEAR requests before it), pi-fold's less Pi alone's, and how much
-// of pi-fold's step its own hooks took (timed around each handler); the median of the first and last `edge` steps of the `length`-request session, and the targets as ratios
-// measured in the same run, MISSED where missed. Then a shorter pi-fold session under the sampling
-// profiler: the extension's share of the CPU time and its functions with the most self time. Not a
-// timed test: `npm run bench:request-latency` (2 to 4 minutes at the default lengths on a 2-core
-// machine; `--requests 100,1000,5000` runs a 5,000-request session, much longer).
+// registered (Pi's compaction on, as users run it; pi-fold cancels it when its own commit fits). A
+// step is the gap between two of the agent's provider requests (Pi's work, the tool, and every
+// hook). Reported: the median step near each session length asked for (the steps ending within the
+// last STEPS_NEAR requests before it), pi-fold's less Pi alone's with its compaction on, and how
+// much of pi-fold's step its own hooks took (timed around each handler); the median of the first and
+// last `edge` steps of the `length`-request session, pi-fold's own hooks over the same two stretches,
+// and the targets as ratios measured in the same run, MISSED where missed. Then a shorter pi-fold
+// session under the sampling profiler: the extension's share of the CPU time and its functions with
+// the most self time. Not a timed test: `npm run bench:request-latency` (about 2 minutes at the
+// default lengths on a 2-core machine; `--requests 100,1000,5000` runs a 5,000-request session,
+// much longer).
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -286,6 +289,8 @@ export function report(result: RequestLatencyResult): string {
 		`| Pi alone, compaction off | ${ms(edges.piFirst)} | ${ms(edges.piLast)} |`,
 		`| with pi-fold | ${ms(edges.first)} | ${ms(edges.last)} |`,
 		`| of which pi-fold's own hooks | ${ms(edges.hooksFirst)} | ${ms(edges.hooksLast)} |`,
+		"",
+		`pi-fold's own hooks, last ${count(args.edge)} ÷ first ${count(args.edge)}: ${(edges.hooksLast / edges.hooksFirst).toFixed(2)}x (reported: the time pi-fold itself adds, apart from what Pi does on the longer branch).`,
 		"",
 		"Targets (this run):",
 		...result.targets.map(

@@ -57,7 +57,7 @@ export function originalEntry(view: BranchView, id: string): TranscriptEntry | u
 }
 
 /** The id a message the host has not appended yet goes by in a forecast's view (its index after the prefix). */
-export const PENDING_ENTRY_PREFIX = "(not yet appended) ";
+const PENDING_ENTRY_PREFIX = "(not yet appended) ";
 
 /**
  * `view` with `pending` (messages the host holds and will append next, in order) at the end of its

@@ -37,6 +37,7 @@ import { SessionMeter } from "./meter.ts";
 import { OnceNotices } from "./once-notices.ts";
 import type { BoundaryDraft, Host, SourceStore } from "./ports.ts";
 import { RequestEstimator } from "./request-estimate.ts";
+import { watchRequest } from "./request-watch.ts";
 import { type StablePrefix, stablePrefix } from "./stable-prefix.ts";
 import { StoreHealth, StoreWriteError } from "./store-health.ts";
 import { type CompactionNote, Telemetry } from "./telemetry.ts";
@@ -289,8 +290,9 @@ export class FoldRuntime {
 			this.reportRefusals(host);
 			const decide = (snap: Snapshot) => decideCommit(this.decisionInput(host, snap, at, nextRequest));
 			const plan = forecastPlan(this.snapshot(host), pending, decide);
-			if (!planActs(plan)) this.telemetry.recordSchedule(plan.schedule);
-			return planActs(plan);
+			const acts = planActs(plan);
+			if (!acts) this.telemetry.recordSchedule(plan.schedule);
+			return acts;
 		});
 	}
 
@@ -362,26 +364,16 @@ export class FoldRuntime {
 		});
 	}
 
-	/**
-	 * One request about to be sent, as the provider is sent it (the host's system head, which carries
-	 * the prompt and the tool schemas, then every message): the fence's verdict (recorded when it
-	 * aborts); for a request that goes, the window observer's classification and the meter's reading.
-	 * Never changes the messages. One digest per message serves the estimate cache and the observer.
-	 */
+	/** One request about to be sent, as the provider is sent it: the fence, then the observer (request-watch.ts). */
 	request(
 		host: Pick<Host, "branchRecords" | "compactionCount" | "model" | "systemPrompt" | "now">,
 		messages: readonly unknown[],
 	): { verdict: FenceVerdict; observation: RequestObservation | null } {
-		const digests = this.telemetry.digests(messages);
 		const budget = budgetFor(host.model(), this.options.providerTotalWindow);
-		const { verdict, size } = this.estimator.fence(messages, digests, host.systemPrompt(), this.calibration, budget);
-		if (verdict.message) this.telemetry.recordFence(verdict.message, verdict.abort);
-		if (verdict.abort) return { verdict, observation: null };
-		// A rewrite is attributed to what moved the window: a commit (from its first edit on), or a native compaction.
-		const moved = { commitSeq: this.sync(host).commitSeq, compactions: host.compactionCount() };
-		const observation = this.telemetry.observe(messages, moved, digests);
-		this.meter.onRequest(size.messages, size.messages + size.system, observation.kind === "append", host.now());
-		return { verdict, observation };
+		const parts = { telemetry: this.telemetry, estimator: this.estimator, meter: this.meter };
+		const request = { systemPrompt: host.systemPrompt(), budget, now: () => host.now() };
+		const moves = () => ({ commitSeq: this.sync(host).commitSeq, compactions: host.compactionCount() });
+		return watchRequest(parts, messages, request, moves);
 	}
 
 	/** Records the provider's usage for the last observed request. */

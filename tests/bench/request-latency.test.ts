@@ -44,6 +44,7 @@ describe("the request-latency benchmark", () => {
 		);
 		expect(text).toMatch(/\| Pi alone, compaction on \| [\d.]+ ms \| [\d.]+ ms \|/);
 		expect(text).toMatch(/its own first steps: [\d.]+x, at most 1.5x: (met|MISSED)/);
+		expect(text).toMatch(/pi-fold's own hooks, last 10 ÷ first 10: [\d.]+x \(reported/);
 		expect(text).toMatch(/CPU profile of a 30-request pi-fold session/);
 	});
 
