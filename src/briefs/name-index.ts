@@ -4,17 +4,19 @@
 // index's room in full, paths that share a directory are written once per directory
 // ("pkg/dist/{a.js,b.js}", as a shell expands braces), and when even that does not fit, the files
 // take up to FILES_ROOM_FACTOR times the room. Then, in what the files leave of the room, the other
-// names ("Names: …"): the distinctive tokens of its tool results that the
-// agent went on to use in its own words or calls after the span (still in use: most used first), the
-// tokens of its results the agent used inside the span, the symbols its reads define at the top of a file, then every
-// other distinctive token of its results, most frequent first. The room grows with the fold
-// (NAME_INDEX_SHARE of its source bytes, between NAME_INDEX_MIN_CHARS and NAME_INDEX_MAX_CHARS): a
-// name the agent first needs long after the read is still in the window, in the placeholder of the
-// fold that holds it. A fold that holds folds is indexed over all its entries, so an outer fold
-// carries its children's names up and a name the agent sees in the window leads to the fold that
-// holds it. Bounded by the room it is given; what does not fit is counted. Tokens are those a later
-// reply would quote: paths (8+ characters with a slash), code-shaped identifiers of 8+ characters
-// (camelCase, snake_case, letters with digits), numbers of 4+ digits and hex ids of 7+ characters.
+// names ("Names: …"): the distinctive tokens of its tool results that the agent went on to use in its
+// own words or calls after the span, and the code spans it wrote there that the results hold
+// (`globalThis.fetch`, `User-Agent`: code-spans.ts), most used first; the same from inside the span;
+// the symbols its reads define at the top of a file; then every other distinctive token of its
+// results, most frequent first. The room grows with the fold (NAME_INDEX_SHARE of its source bytes,
+// between NAME_INDEX_MIN_CHARS and NAME_INDEX_MAX_CHARS): a name the agent first needs long after the
+// read is still in the window, in the placeholder of the fold that holds it. A fold that holds folds
+// is indexed over all its entries, so an outer fold carries its children's names up and a name the
+// agent sees in the window leads to the fold that holds it. Bounded by the room it is given; what
+// does not fit is counted. Tokens are those a later reply would quote: paths (8+ characters with a
+// slash, an npm scope's "@" included, not a closing tag), web addresses, code-shaped identifiers of
+// 8+ characters (camelCase, snake_case, letters with digits), numbers of 4+ digits and hex ids of 7+
+// characters.
 // Linear in the span's text; each message is tokenized once per process (a cache keyed by the
 // message). Deliberately not the replay's fact extractor (src/replay fidelity-facts.ts), though the
 // token classes are alike: the measure of what the window holds must not share code with what fills it.
@@ -22,6 +24,7 @@
 import { escapeUnsafe } from "../common/index.ts";
 import type { TranscriptEntry } from "../transcript/index.ts";
 import { contentText } from "../transcript/index.ts";
+import { spansHeld, spansIn } from "./code-spans.ts";
 
 /** Characters a fold's name index may take per byte of the fold's source (chosen on the replays: docs/policy.md). */
 export const NAME_INDEX_SHARE = 0.06;
@@ -48,9 +51,12 @@ export function nameIndexRoom(sourceBytes: number, budgetTokens: number): number
 	return Math.round(Math.min(cap, Math.max(NAME_INDEX_MIN_CHARS, sourceBytes * NAME_INDEX_SHARE)));
 }
 
-const PATH = /(?:[\w.-]+)?(?:\/[\w.@+-]+)+/g;
+/** A path: an optional first segment (an npm scope's "@" or an alias's "@/" included), then "/segment"s. */
+const PATH = /@?[\w.-]*(?:\/[\w.@+-]+)+/g;
 const IDENT = /\b[A-Za-z_][A-Za-z0-9_]{7,}\b/g;
 const NUMBER = /\b\d{4,}\b/g;
+/** A web address, up to a space, a quote or a bracket (a sentence's final punctuation left out). */
+const URL = /\bhttps?:\/\/[^\s"'`<>()[\]{},;|*]+/g;
 const HEX = /\b[0-9a-f]{7,40}\b/g;
 /**
  * A definition at the top of a file's structure: at the start of a line (after a reader's line
@@ -98,7 +104,10 @@ function calledPaths(leaves: readonly TranscriptEntry[]): string[] {
 export function quotable(text: string, into: Map<string, number> = new Map()): Map<string, number> {
 	const add = (token: string) => into.set(token, (into.get(token) ?? 0) + 1);
 	for (const m of text.matchAll(IDENT)) if (codeShaped(m[0])) add(m[0]);
-	for (const m of text.matchAll(PATH)) if (m[0].length >= 8 && /[A-Za-z]/.test(m[0])) add(m[0]);
+	// Not a closing tag ("</DialogTitle>"): markup, not a path.
+	for (const m of text.matchAll(PATH))
+		if (m[0].length >= 8 && /[A-Za-z]/.test(m[0]) && text.charAt((m.index ?? 0) - 1) !== "<") add(m[0]);
+	for (const m of text.matchAll(URL)) add(m[0].replace(/[.:!?]+$/, ""));
 	for (const m of text.matchAll(NUMBER)) if (!/^(19|20)\d\d$/.test(m[0])) add(m[0]);
 	for (const m of text.matchAll(HEX)) if (/\d/.test(m[0]) && /[a-f]/.test(m[0])) add(m[0]);
 	return into;
@@ -144,15 +153,23 @@ export function heldNames(
 	shownElsewhere: ReadonlySet<string> = new Set(),
 ): string[] {
 	const inResults = tokensIn(leaves, "toolResult");
-	const byUse = (used: Map<string, number>) =>
-		[...used]
-			.filter(([token]) => inResults.has(token))
+	// The tokens and code spans (code-spans.ts) the agent wrote that the results hold, most used first.
+	const byUse = (entries: readonly TranscriptEntry[]) => {
+		const spans = spansIn(entries);
+		const held = new Set(spansHeld(leaves, spans));
+		// A token a listed span holds ("globalThis" in "globalThis.fetch") is named by it.
+		const inSpan = (token: string) => [...held].some((span) => span.includes(token));
+		return [
+			...[...tokensIn(entries, "assistant")].filter(([token]) => inResults.has(token) && !inSpan(token)),
+			...[...spans].filter(([span]) => held.has(span)),
+		]
 			.sort((a, b) => b[1] - a[1])
-			.map(([token]) => token);
+			.map(([name]) => name);
+	};
 	const out = new Set<string>();
-	for (const token of byUse(tokensIn(later, "assistant"))) out.add(token);
+	for (const name of byUse(later)) out.add(name);
 	for (const path of calledPaths(leaves)) out.add(path);
-	for (const token of byUse(tokensIn(leaves, "assistant"))) out.add(token);
+	for (const name of byUse(leaves)) out.add(name);
 	for (const { message } of leaves)
 		if (message.role === "toolResult")
 			for (const m of contentText(message.content, "\n").matchAll(DEFINES)) if (m[1]) out.add(m[1]);

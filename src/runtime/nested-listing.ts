@@ -17,6 +17,7 @@ import {
 	nameIndexRoom,
 	nestedListing,
 	quotable,
+	spansOf,
 	tokensOf,
 	userQuotes,
 } from "../briefs/index.ts";
@@ -119,7 +120,9 @@ function shownOutside(snap: Snapshot, start: number, end: number): Set<string> {
 		if (item.type === "entry") {
 			if (item.index >= start && item.index < end) continue;
 			const entry = snap.view.transcript[item.index];
-			if (entry) for (const token of tokensOf(entry.message).keys()) out.add(token);
+			if (!entry) continue;
+			for (const token of tokensOf(entry.message).keys()) out.add(token);
+			for (const span of spansOf(entry.message).keys()) out.add(span);
 			continue;
 		}
 		if (item.start >= start && item.end <= end) continue;
