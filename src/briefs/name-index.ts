@@ -34,20 +34,33 @@ export const NAME_INDEX_MIN_CHARS = 240;
 export const NAME_INDEX_MAX_CHARS = 12_000;
 
 /**
- * Characters a fold's name index may take per token of the serving budget: a window holds many
- * placeholders, so on a small window each index stays small (1,320 characters on a budget of 44,000
- * tokens, 4,320 on 144,000, the 12,000-character cap from 400,000). Measured: without this bound the
- * benchmark at a 60,000-token window cost 1.07x Pi's compaction and two arms hit its request cap.
- * Chosen on the four shared sessions and the benchmark (docs/policy.md, "Where the cost goes at
- * 120k"): 0.03 is the smallest share that keeps every session's used facts missing at or under 8%
- * and the benchmark's blind misses at or under native's at every window (0.02 left 10 and 11 at 60k
- * against native's 8); 0.05 cost 0.84x native at 120k where 0.03 costs 0.80x.
+ * Characters a fold's name index may take per token of the serving budget on a small window: a
+ * window holds many placeholders, so there each index stays small (480 characters on a budget of
+ * 16,000 tokens, 1,320 on 44,000, a 60,000-token window's). Measured: without this bound the
+ * benchmark at a 60,000-token window cost 1.07x Pi's compaction and two arms hit its request cap;
+ * 0.02 left 10 and 11 blind misses there against native's 8 (docs/policy.md, "Where the cost goes at
+ * 120k").
  */
 export const NAME_INDEX_BUDGET_SHARE = 0.03;
+/** Characters the budget's bound gives at least from a 60,000-token window up (what 0.03 gives there). */
+export const NAME_INDEX_BUDGET_FLOOR_CHARS = 1_320;
+/**
+ * Characters per budget token on a larger window, past the floor (from a budget of 88,000 tokens:
+ * 1,560 characters on 104,000, 2,760 on 184,000, the 12,000-character cap from 800,000). Chosen on
+ * the four shared sessions and the benchmark (docs/policy.md): 0.03 at every size cost 0.80x native
+ * at 120k; 0.015 costs 0.73x there with the shared sessions' used facts missing at or under 8% and
+ * blind misses at or under native's at every window; 0.01 lost 6.7% of session 10's facts and cost
+ * it 0.728x with recalls (0.679x at 0.015).
+ */
+export const NAME_INDEX_LARGE_BUDGET_SHARE = 0.015;
 
 /** The room of the name index of a fold whose source is `sourceBytes` bytes, on a budget of `budgetTokens`. */
 export function nameIndexRoom(sourceBytes: number, budgetTokens: number): number {
-	const cap = Math.min(NAME_INDEX_MAX_CHARS, Math.max(NAME_INDEX_MIN_CHARS, budgetTokens * NAME_INDEX_BUDGET_SHARE));
+	const byBudget = Math.min(
+		budgetTokens * NAME_INDEX_BUDGET_SHARE,
+		Math.max(budgetTokens * NAME_INDEX_LARGE_BUDGET_SHARE, NAME_INDEX_BUDGET_FLOOR_CHARS),
+	);
+	const cap = Math.min(NAME_INDEX_MAX_CHARS, Math.max(NAME_INDEX_MIN_CHARS, byBudget));
 	return Math.round(Math.min(cap, Math.max(NAME_INDEX_MIN_CHARS, sourceBytes * NAME_INDEX_SHARE)));
 }
 

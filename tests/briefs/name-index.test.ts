@@ -24,12 +24,17 @@ describe("the name index's room", () => {
 		expect(nameIndexRoom(10_000, 1_000_000)).toBe(600);
 		expect(nameIndexRoom(100_000, 1_000_000)).toBe(6_000);
 		expect(nameIndexRoom(10_000_000, 1_000_000)).toBe(NAME_INDEX_MAX_CHARS);
+		expect(nameIndexRoom(100_000, 200_000)).toBe(3_000);
 	});
 
 	it("stays small on a small budget: a window holds many placeholders", () => {
+		expect(nameIndexRoom(10_000_000, 16_000)).toBe(480);
 		expect(nameIndexRoom(10_000_000, 44_000)).toBe(1_320);
-		expect(nameIndexRoom(10_000_000, 144_000)).toBe(4_320);
-		expect(nameIndexRoom(10_000_000, 400_000)).toBe(NAME_INDEX_MAX_CHARS);
+		// From a 60,000-token window's 1,320 characters the bound stays flat, then grows at half the rate.
+		expect(nameIndexRoom(10_000_000, 60_000)).toBe(1_320);
+		expect(nameIndexRoom(10_000_000, 104_000)).toBe(1_560);
+		expect(nameIndexRoom(10_000_000, 184_000)).toBe(2_760);
+		expect(nameIndexRoom(10_000_000, 800_000)).toBe(NAME_INDEX_MAX_CHARS);
 		expect(nameIndexRoom(10_000_000, 1_000)).toBe(240);
 	});
 });
