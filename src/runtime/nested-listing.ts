@@ -17,6 +17,7 @@ import {
 	nameIndexRoom,
 	nestedListing,
 	quotable,
+	spansIn,
 	spansOf,
 	tokensOf,
 	userQuotes,
@@ -87,15 +88,22 @@ export function withNestedListing(
 function withNames(snap: Snapshot, start: number, end: number, record: FoldRecord): FoldRecord {
 	const leaves = snap.view.transcript.slice(start, end);
 	const later = snap.view.transcript.slice(end);
+	// The code spans the agent wrote, which another fold's placeholder may already list.
+	const spans = [...new Set([...spansIn(later).keys(), ...spansIn(leaves).keys()])];
 	const names = nameIndex(
 		leaves,
 		nameIndexRoom(record.sourceBytes, snap.budget.budgetTokens),
 		later,
-		shownOutside(snap, start, end),
+		shownOutside(snap, start, end, spans),
 		record.brief,
 	);
 	const inUse = linesInUse(leaves, later);
 	return { ...record, ...(names ? { names } : {}), ...(inUse ? { inUse } : {}) };
+}
+
+/** A fold's brief and name index as its placeholder shows them. */
+function placeholderText(fold: FoldRecord): string {
+	return `${fold.brief}\n${fold.names ?? ""}`;
 }
 
 /** The names a fold's placeholder shows (its brief and name index), read once per record. */
@@ -111,10 +119,11 @@ function namesShownBy(fold: FoldRecord): readonly string[] {
 
 /**
  * The names the window shows outside entries [start, end): in the raw entries and in the briefs and
- * name indexes of the folds in force. A fold's index leaves them out: the agent sees them already,
+ * name indexes of the folds in force, and those of `spans` (code spans, which no token class reads)
+ * that such a placeholder holds. A fold's index leaves them out: the agent sees them already,
  * and whatever later folds what shows them indexes them itself.
  */
-function shownOutside(snap: Snapshot, start: number, end: number): Set<string> {
+function shownOutside(snap: Snapshot, start: number, end: number, spans: readonly string[] = []): Set<string> {
 	const out = new Set<string>();
 	for (const item of snap.lattice.visible(snap.state.expanded)) {
 		if (item.type === "entry") {
@@ -127,7 +136,9 @@ function shownOutside(snap: Snapshot, start: number, end: number): Set<string> {
 		}
 		if (item.start >= start && item.end <= end) continue;
 		const fold = snap.lattice.get(item.id)?.record;
-		if (fold) for (const token of namesShownBy(fold)) out.add(token);
+		if (!fold) continue;
+		for (const token of namesShownBy(fold)) out.add(token);
+		for (const span of spans) if (!out.has(span) && placeholderText(fold).includes(span)) out.add(span);
 	}
 	return out;
 }

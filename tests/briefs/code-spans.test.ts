@@ -5,6 +5,10 @@
 
 import { describe, expect, it } from "vitest";
 import { heldNames, nameIndex, quotable, spansOf } from "../../src/briefs/index.ts";
+import { resolveOptions } from "../../src/options/index.ts";
+import { FoldRuntime } from "../../src/runtime/index.ts";
+import { drive, MemoryStore, type ReplayMessage, SimSession } from "../../src/simulate/index.ts";
+import type { TranscriptEntry, TranscriptMessage } from "../../src/transcript/index.ts";
 import { readBatch, reply } from "../helpers/entries.ts";
 
 describe("the code spans of the agent's words", () => {
@@ -21,7 +25,10 @@ describe("the code spans of the agent's words", () => {
 
 	it("are none in a tool result or a user message", () => {
 		const [, result] = readBatch("b", ["src/a.ts"], () => "see `globalThis.fetch` here");
-		expect(spansOf((result as { message: never }).message).size).toBe(0);
+		expect(result?.message.role).toBe("toolResult");
+		expect(spansOf((result as TranscriptEntry).message).size).toBe(0);
+		const user = { role: "user", content: "see `globalThis.fetch` here", timestamp: 1 } as TranscriptEntry["message"];
+		expect(spansOf(user).size).toBe(0);
 	});
 });
 
@@ -67,5 +74,63 @@ describe("the token classes", () => {
 	it("take a closing tag for markup, not a path", () => {
 		const tokens = [...quotable("<DialogTitle>Pay</DialogTitle> and src/ui/dialog.tsx").keys()];
 		expect(tokens).toEqual(["DialogTitle", "src/ui/dialog.tsx"]);
+	});
+});
+
+describe("a code span another fold's placeholder lists", () => {
+	const text = (t: string) => [{ type: "text" as const, text: t }];
+	const call = (id: string, path: string, words = ""): TranscriptMessage =>
+		({
+			role: "assistant",
+			content: [...(words ? text(words) : []), { type: "toolCall", id, name: "read", arguments: { path } }],
+			stopReason: "toolUse",
+		}) as TranscriptMessage;
+	const result = (id: string, body: string): TranscriptMessage =>
+		({
+			role: "toolResult",
+			toolCallId: id,
+			toolName: "read",
+			content: text(body),
+			isError: false,
+		}) as TranscriptMessage;
+	const say = (t: string): TranscriptMessage =>
+		({ role: "assistant", content: text(t), stopReason: "stop" }) as TranscriptMessage;
+	const filler = "plain words with nothing to name in them\n".repeat(40);
+	const fold = (from: string, to: string) => ({
+		kind: "command" as const,
+		command: { verb: "fold" as const, from, to },
+	});
+
+	it("is not listed again by a later fold whose results hold it too", async () => {
+		const messages: ReplayMessage[] = [
+			{ message: { role: "user", content: text("Read the files.") } as TranscriptMessage },
+			{ message: call("c1", "src/one.ts") },
+			{ message: result("c1", `globalThis.fetch = wrap(original);\n${filler}`) },
+			{ message: call("c2", "src/two.ts", "So `globalThis.fetch` is wrapped in one.ts.") },
+			{ message: result("c2", filler) },
+			// Six more reads: the newest units stay raw (the fresh tail), and none of them names the span.
+			...["d1", "d2", "d3", "d4", "d5", "d6"].flatMap((id) => [{ message: call(id, `src/${id}.ts`) }, { message: result(id, filler) }]),
+			// The first fold (both reads and the words quoting the span) lands before the next reply.
+			{ message: call("c3", "src/three.ts", "Three reads `globalThis.fetch` too."), before: [fold("c1", "c2")] },
+			{ message: result("c3", `const f = globalThis.fetch;\n${filler}`) },
+			...Array.from({ length: 6 }, (_, i) => ({ message: say(`Step ${i + 1}.`) })),
+			{ message: say("Folding the third read."), before: [fold("c3", "c3")] },
+			{ message: say("Done.") },
+		];
+		const store = new MemoryStore();
+		const runtime = new FoldRuntime(
+			resolveOptions({ foldScheduling: "immediate", summarizer: "deterministic" }),
+			() => store,
+		);
+		const session = new SimSession({ model: { contextWindow: 200_000, maxTokens: 8_192 } });
+		const host = session.host({ decisionEntryType: runtime.names.decisionEntryType, receiptType: runtime.receiptType });
+		const run = await drive(runtime, session, messages);
+		expect(run.human.map((h) => h.level)).toEqual(["info", "info"]);
+		const folds = [...runtime.snapshot(host).state.folds.values()];
+		expect(folds.map((f) => f.leafIds.length)).toEqual([4, 2]);
+		const [first, second] = folds;
+		expect(first?.names).toContain("globalThis.fetch");
+		// The third read's words and result hold the span; the first fold's placeholder already lists it.
+		expect(second?.names ?? "").not.toContain("globalThis.fetch");
 	});
 });
