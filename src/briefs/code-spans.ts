@@ -49,16 +49,21 @@ export function spansIn(entries: readonly TranscriptEntry[]): Map<string, number
 	return out;
 }
 
+/** The SPANS_CHECKED most used of `used` (code spans and their uses): the ones an index may list. */
+export function mostUsedSpans(used: ReadonlyMap<string, number>): string[] {
+	return [...used]
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, SPANS_CHECKED)
+		.map(([span]) => span);
+}
+
 /**
  * Of `used` (code spans and their uses), the ones the tool results among `leaves` hold verbatim,
  * most used first; at most SPANS_CHECKED of them are searched for.
  */
 export function spansHeld(leaves: readonly TranscriptEntry[], used: ReadonlyMap<string, number>): string[] {
 	if (used.size === 0) return [];
-	const candidates = [...used]
-		.sort((a, b) => b[1] - a[1])
-		.slice(0, SPANS_CHECKED)
-		.map(([span]) => span);
+	const candidates = mostUsedSpans(used);
 	const texts: string[] = [];
 	for (const { message } of leaves) if (message.role === "toolResult") texts.push(contentText(message.content, "\n"));
 	if (texts.length === 0) return [];

@@ -1,6 +1,6 @@
 // Briefs layer: deterministic briefs, bounds and validation of agent-written briefs. Pure.
 export { resultLineCount } from "../lattice/index.ts";
-export { spansIn, spansOf } from "./code-spans.ts";
+export { mostUsedSpans, spansIn, spansOf } from "./code-spans.ts";
 export { BRIEF_MAX_CHARS, boundBrief, deterministicBrief } from "./deterministic.ts";
 export { BATCH_HEAD_CHARS, batchExcerptBrief, excerptBrief } from "./excerpt.ts";
 export { LINES_IN_USE_MAX_CHARS, linesInUse } from "./lines-in-use.ts";

@@ -117,9 +117,9 @@ function calledPaths(leaves: readonly TranscriptEntry[]): string[] {
 export function quotable(text: string, into: Map<string, number> = new Map()): Map<string, number> {
 	const add = (token: string) => into.set(token, (into.get(token) ?? 0) + 1);
 	for (const m of text.matchAll(IDENT)) if (codeShaped(m[0])) add(m[0]);
-	// Not a closing tag ("</DialogTitle>"): markup, not a path.
+	// Not a closing tag ("</DialogTitle>": markup) nor a web address's path (read whole below).
 	for (const m of text.matchAll(PATH))
-		if (m[0].length >= 8 && /[A-Za-z]/.test(m[0]) && text.charAt((m.index ?? 0) - 1) !== "<") add(m[0]);
+		if (m[0].length >= 8 && /[A-Za-z]/.test(m[0]) && !/[</]/.test(text.charAt((m.index ?? 0) - 1))) add(m[0]);
 	for (const m of text.matchAll(URL)) add(m[0].replace(/[.:!?]+$/, ""));
 	for (const m of text.matchAll(NUMBER)) if (!/^(19|20)\d\d$/.test(m[0])) add(m[0]);
 	for (const m of text.matchAll(HEX)) if (/\d/.test(m[0]) && /[a-f]/.test(m[0])) add(m[0]);

@@ -12,6 +12,7 @@ import {
 	briefWithQuotes,
 	expandPathGroups,
 	linesInUse,
+	mostUsedSpans,
 	type NestedCoverage,
 	nameIndex,
 	nameIndexRoom,
@@ -88,8 +89,9 @@ export function withNestedListing(
 function withNames(snap: Snapshot, start: number, end: number, record: FoldRecord): FoldRecord {
 	const leaves = snap.view.transcript.slice(start, end);
 	const later = snap.view.transcript.slice(end);
-	// The code spans the agent wrote, which another fold's placeholder may already list.
-	const spans = [...new Set([...spansIn(later).keys(), ...spansIn(leaves).keys()])];
+	// The code spans the index may list (the agent's most used, after and inside the span), which
+	// another fold's placeholder may already list.
+	const spans = [...new Set([...mostUsedSpans(spansIn(later)), ...mostUsedSpans(spansIn(leaves))])];
 	const names = nameIndex(
 		leaves,
 		nameIndexRoom(record.sourceBytes, snap.budget.budgetTokens),

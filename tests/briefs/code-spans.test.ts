@@ -69,6 +69,8 @@ describe("the token classes", () => {
 		expect(tokens).toEqual(
 			expect.arrayContaining(["@solana/spl-token", "@/lib/solana-wallet", "https://llm.example.dev/openai/v1"]),
 		);
+		// The address's path is not a second name.
+		expect(tokens).not.toContain("/llm.example.dev/openai/v1");
 	});
 
 	it("take a closing tag for markup, not a path", () => {
@@ -109,7 +111,10 @@ describe("a code span another fold's placeholder lists", () => {
 			{ message: call("c2", "src/two.ts", "So `globalThis.fetch` is wrapped in one.ts.") },
 			{ message: result("c2", filler) },
 			// Six more reads: the newest units stay raw (the fresh tail), and none of them names the span.
-			...["d1", "d2", "d3", "d4", "d5", "d6"].flatMap((id) => [{ message: call(id, `src/${id}.ts`) }, { message: result(id, filler) }]),
+			...["d1", "d2", "d3", "d4", "d5", "d6"].flatMap((id) => [
+				{ message: call(id, `src/${id}.ts`) },
+				{ message: result(id, filler) },
+			]),
 			// The first fold (both reads and the words quoting the span) lands before the next reply.
 			{ message: call("c3", "src/three.ts", "Three reads `globalThis.fetch` too."), before: [fold("c1", "c2")] },
 			{ message: result("c3", `const f = globalThis.fetch;\n${filler}`) },
