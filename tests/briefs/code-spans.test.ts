@@ -5,10 +5,9 @@
 
 import { describe, expect, it } from "vitest";
 import { heldNames, nameIndex, quotable, spansOf } from "../../src/briefs/index.ts";
-import { resolveOptions } from "../../src/options/index.ts";
-import { FoldRuntime } from "../../src/runtime/index.ts";
-import { drive, MemoryStore, type ReplayMessage, SimSession } from "../../src/simulate/index.ts";
-import type { TranscriptEntry, TranscriptMessage } from "../../src/transcript/index.ts";
+import type { ReplayMessage } from "../../src/simulate/index.ts";
+import type { TranscriptEntry } from "../../src/transcript/index.ts";
+import { driveFolds, FILLER, foldCommand, readCall, readResult, say, userSays } from "../helpers/driven-folds.ts";
 import { readBatch, reply } from "../helpers/entries.ts";
 
 describe("the code spans of the agent's words", () => {
@@ -80,58 +79,30 @@ describe("the token classes", () => {
 });
 
 describe("a code span another fold's placeholder lists", () => {
-	const text = (t: string) => [{ type: "text" as const, text: t }];
-	const call = (id: string, path: string, words = ""): TranscriptMessage =>
-		({
-			role: "assistant",
-			content: [...(words ? text(words) : []), { type: "toolCall", id, name: "read", arguments: { path } }],
-			stopReason: "toolUse",
-		}) as TranscriptMessage;
-	const result = (id: string, body: string): TranscriptMessage =>
-		({
-			role: "toolResult",
-			toolCallId: id,
-			toolName: "read",
-			content: text(body),
-			isError: false,
-		}) as TranscriptMessage;
-	const say = (t: string): TranscriptMessage =>
-		({ role: "assistant", content: text(t), stopReason: "stop" }) as TranscriptMessage;
-	const filler = "plain words with nothing to name in them\n".repeat(40);
-	const fold = (from: string, to: string) => ({
-		kind: "command" as const,
-		command: { verb: "fold" as const, from, to },
-	});
-
 	it("is not listed again by a later fold whose results hold it too", async () => {
 		const messages: ReplayMessage[] = [
-			{ message: { role: "user", content: text("Read the files.") } as TranscriptMessage },
-			{ message: call("c1", "src/one.ts") },
-			{ message: result("c1", `globalThis.fetch = wrap(original);\n${filler}`) },
-			{ message: call("c2", "src/two.ts", "So `globalThis.fetch` is wrapped in one.ts.") },
-			{ message: result("c2", filler) },
+			{ message: userSays("Read the files.") },
+			{ message: readCall("c1", "src/one.ts") },
+			{ message: readResult("c1", `globalThis.fetch = wrap(original);\n${FILLER}`) },
+			{ message: readCall("c2", "src/two.ts", "So `globalThis.fetch` is wrapped in one.ts.") },
+			{ message: readResult("c2", FILLER) },
 			// Six more reads: the newest units stay raw (the fresh tail), and none of them names the span.
 			...["d1", "d2", "d3", "d4", "d5", "d6"].flatMap((id) => [
-				{ message: call(id, `src/${id}.ts`) },
-				{ message: result(id, filler) },
+				{ message: readCall(id, `src/${id}.ts`) },
+				{ message: readResult(id, FILLER) },
 			]),
 			// The first fold (both reads and the words quoting the span) lands before the next reply.
-			{ message: call("c3", "src/three.ts", "Three reads `globalThis.fetch` too."), before: [fold("c1", "c2")] },
-			{ message: result("c3", `const f = globalThis.fetch;\n${filler}`) },
+			{
+				message: readCall("c3", "src/three.ts", "Three reads `globalThis.fetch` too."),
+				before: [foldCommand("c1", "c2")],
+			},
+			{ message: readResult("c3", `const f = globalThis.fetch;\n${FILLER}`) },
 			...Array.from({ length: 6 }, (_, i) => ({ message: say(`Step ${i + 1}.`) })),
-			{ message: say("Folding the third read."), before: [fold("c3", "c3")] },
+			{ message: say("Folding the third read."), before: [foldCommand("c3", "c3")] },
 			{ message: say("Done.") },
 		];
-		const store = new MemoryStore();
-		const runtime = new FoldRuntime(
-			resolveOptions({ foldScheduling: "immediate", summarizer: "deterministic" }),
-			() => store,
-		);
-		const session = new SimSession({ model: { contextWindow: 200_000, maxTokens: 8_192 } });
-		const host = session.host({ decisionEntryType: runtime.names.decisionEntryType, receiptType: runtime.receiptType });
-		const run = await drive(runtime, session, messages);
-		expect(run.human.map((h) => h.level)).toEqual(["info", "info"]);
-		const folds = [...runtime.snapshot(host).state.folds.values()];
+		const { human, folds } = await driveFolds(messages);
+		expect(human.map((h) => h.level)).toEqual(["info", "info"]);
 		expect(folds.map((f) => f.leafIds.length)).toEqual([4, 2]);
 		const [first, second] = folds;
 		expect(first?.names).toContain("globalThis.fetch");

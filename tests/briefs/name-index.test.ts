@@ -12,10 +12,8 @@ import {
 	nameIndexRoom,
 	nameIndexSizeBound,
 } from "../../src/briefs/index.ts";
-import { resolveOptions } from "../../src/options/index.ts";
-import { FoldRuntime } from "../../src/runtime/index.ts";
-import { drive, MemoryStore, type ReplayMessage, SimSession } from "../../src/simulate/index.ts";
-import type { TranscriptMessage } from "../../src/transcript/index.ts";
+import type { ReplayMessage } from "../../src/simulate/index.ts";
+import { driveFolds, FILLER, foldCommand, readCall, readResult, say, userSays } from "../helpers/driven-folds.ts";
 import { readBatch, reply } from "../helpers/entries.ts";
 
 describe("the name index's room", () => {
@@ -126,56 +124,23 @@ describe("the files a fold read", () => {
 });
 
 describe("a fold three levels up", () => {
-	const text = (t: string) => [{ type: "text" as const, text: t }];
-	const call = (id: string, path: string): TranscriptMessage =>
-		({
-			role: "assistant",
-			content: [{ type: "toolCall", id, name: "read", arguments: { path } }],
-			stopReason: "toolUse",
-		}) as TranscriptMessage;
-	const result = (id: string, body: string): TranscriptMessage =>
-		({
-			role: "toolResult",
-			toolCallId: id,
-			toolName: "read",
-			content: text(body),
-			isError: false,
-		}) as TranscriptMessage;
-	const say = (t: string): TranscriptMessage =>
-		({ role: "assistant", content: text(t), stopReason: "stop" }) as TranscriptMessage;
-	const filler = "plain words with nothing to name in them\n".repeat(40);
-	const fold = (from: string, to: string) => ({
-		kind: "command" as const,
-		command: { verb: "fold" as const, from, to },
-	});
-
 	it("names a term only its innermost child's result held, in the placeholder the provider is sent", async () => {
 		const messages: ReplayMessage[] = [
-			{ message: { role: "user", content: text("Read the three files.") } as TranscriptMessage },
-			{ message: call("c1", "src/one.ts") },
-			{ message: result("c1", `const innermostOnlyTerm_42 = 1;\n${filler}`) },
-			{ message: call("c2", "src/two.ts") },
-			{ message: result("c2", `const middleTerm_7 = 2;\n${filler}`) },
-			{ message: call("c3", "src/three.ts") },
-			{ message: result("c3", `const outerTerm_9 = 3;\n${filler}`) },
+			{ message: userSays("Read the three files.") },
+			{ message: readCall("c1", "src/one.ts") },
+			{ message: readResult("c1", `const innermostOnlyTerm_42 = 1;\n${FILLER}`) },
+			{ message: readCall("c2", "src/two.ts") },
+			{ message: readResult("c2", `const middleTerm_7 = 2;\n${FILLER}`) },
+			{ message: readCall("c3", "src/three.ts") },
+			{ message: readResult("c3", `const outerTerm_9 = 3;\n${FILLER}`) },
 			...Array.from({ length: 7 }, (_, i) => ({ message: say(`Step ${i + 1}.`) })),
-			{ message: say("Read them."), before: [fold("c1", "c1")] },
-			{ message: say("Still here."), before: [fold("c1", "c2")] },
-			{ message: say("Done."), before: [fold("c1", "c3")] },
+			{ message: say("Read them."), before: [foldCommand("c1", "c1")] },
+			{ message: say("Still here."), before: [foldCommand("c1", "c2")] },
+			{ message: say("Done."), before: [foldCommand("c1", "c3")] },
 			{ message: say("And again.") },
 		];
-		const store = new MemoryStore();
-		const runtime = new FoldRuntime(
-			resolveOptions({ foldScheduling: "immediate", summarizer: "deterministic" }),
-			() => store,
-		);
-		const session = new SimSession({ model: { contextWindow: 200_000, maxTokens: 8_192 } });
-		const host = session.host({ decisionEntryType: runtime.names.decisionEntryType, receiptType: runtime.receiptType });
-		const sent: string[] = [];
-		const run = await drive(runtime, session, messages, { onRequest: (_r, m) => sent.push(JSON.stringify(m)) });
-		expect(run.human.map((h) => h.level)).toEqual(["info", "info", "info"]);
-		const snap = runtime.snapshot(host);
-		const folds = [...snap.state.folds.values()];
+		const { human, sent, folds } = await driveFolds(messages);
+		expect(human.map((h) => h.level)).toEqual(["info", "info", "info"]);
 		expect(folds.map((f) => f.leafIds.length).sort((a, b) => a - b)).toEqual([2, 4, 6]);
 		const outer = folds.find((f) => f.leafIds.length === 6);
 		expect(outer?.names).toContain("innermostOnlyTerm_42");
