@@ -169,9 +169,10 @@ export function heldNames(
 	// The tokens and code spans (code-spans.ts) the agent wrote that the results hold, most used first.
 	const byUse = (entries: readonly TranscriptEntry[]) => {
 		const spans = spansIn(entries);
-		const held = new Set(spansHeld(leaves, spans));
+		const heldSpans = spansHeld(leaves, spans);
+		const held = new Set(heldSpans);
 		// A token a listed span holds ("globalThis" in "globalThis.fetch") is named by it.
-		const inSpan = (token: string) => [...held].some((span) => span.includes(token));
+		const inSpan = (token: string) => heldSpans.some((span) => span.includes(token));
 		return [
 			...[...tokensIn(entries, "assistant")].filter(([token]) => inResults.has(token) && !inSpan(token)),
 			...[...spans].filter(([span]) => held.has(span)),

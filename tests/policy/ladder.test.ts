@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type FoldRecord, foldId, Lattice } from "../../src/lattice/index.ts";
+import { type FoldRecord, Lattice } from "../../src/lattice/index.ts";
 import {
 	CONSOLIDATE_OCCUPANCY,
 	chapterProposals,
@@ -20,20 +20,9 @@ import {
 	toUnits,
 } from "../../src/transcript/index.ts";
 import { readBatch, reply, toolResult, toolUse, user } from "../helpers/entries.ts";
+import { recordOver } from "../helpers/fold-record.ts";
 
-function fold(entries: TranscriptEntry[], start: number, end: number, kind: FoldRecord["kind"] = "tools"): FoldRecord {
-	const leaves = entries.slice(start, end);
-	return {
-		id: foldId(leaves),
-		kind,
-		origin: "ladder",
-		leafIds: leaves.map((e) => e.id),
-		sourceSha256: "b".repeat(64),
-		sourceBytes: 100,
-		brief: "brief text",
-		briefSource: "deterministic",
-	};
-}
+const fold = recordOver;
 
 function ladder(entries: TranscriptEntry[], folds: FoldRecord[] = [], over: Partial<LadderInput> = {}): LadderInput {
 	const units = toUnits(entries);
